@@ -234,7 +234,7 @@ def show_config(profile: Profile) -> str:
             )
 
         inline = {k: v for k, v in table.items() if not nested(v)}
-        if prefix and inline:
+        if prefix and (inline or not table):
             lines.append(f"\n[{prefix}]")
         for key, value in inline.items():
             lines.append(f"{key} = {_toml(value)}")
