@@ -11,12 +11,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from Xlib import display as xdisplay
-
 from bot.errors import EmulatorError
 from bot.spectrum_files import snapshot_problem, tape_problem
 from bot.window import find_fuse_window
-from bot.xserver import check_display
+from bot.xserver import check_display, open_display
 
 OPENSE_ROM = Path("/usr/share/spectrum-roms/opense.rom")
 FILTERS = {1: "normal", 2: "2x", 3: "3x"}
@@ -133,7 +131,7 @@ class Fuse:
                 start_new_session=True,
             )
         started = time.monotonic()
-        dpy = xdisplay.Display(display)
+        dpy = open_display(display)
         try:
             while True:
                 window = find_fuse_window(dpy, process.pid)

@@ -11,11 +11,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from Xlib import XK, X
-from Xlib import display as xdisplay
 from Xlib.error import XError
 from Xlib.ext import xtest
 
 from bot.errors import BotError, FocusLost
+from bot.xserver import open_display
 
 # Names the profiles use for keys that are not single characters.
 KEYSYM_NAMES = {
@@ -41,6 +41,9 @@ class KeyTiming:
     def for_speed(cls, speed: int) -> KeyTiming:
         """Measured reliable timings (FUSE-FACTS): 40/40 ms at 100 %, 25/25 ms from 200 %."""
         return cls(40.0, 40.0) if speed < 200 else cls(25.0, 25.0)
+
+
+DEFAULT_TIMING = KeyTiming()
 
 
 class KeyDriver:
@@ -99,11 +102,11 @@ class XTestKeys(KeyDriver):
         self,
         display: str,
         window_id: int,
-        timing: KeyTiming = KeyTiming(),
+        timing: KeyTiming = DEFAULT_TIMING,
         take_focus: bool = True,
     ) -> None:
         super().__init__(timing)
-        self._dpy = xdisplay.Display(display)
+        self._dpy = open_display(display)
         if not self._dpy.has_extension("XTEST"):
             raise BotError(f"the X display {display} has no XTEST extension")
         self.window_id = window_id

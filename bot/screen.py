@@ -7,10 +7,10 @@ from typing import ClassVar
 
 import numpy as np
 from Xlib import X
-from Xlib import display as xdisplay
 
 from bot.errors import EmulatorError
 from bot.window import Region, region_of
+from bot.xserver import open_display
 
 Frame = np.ndarray  # (height, width, 3) uint8, RGB
 
@@ -23,7 +23,7 @@ class Grabber:
     def __init__(self, display: str, window_id: int) -> None:
         self.display_name = display
         self.window_id = window_id
-        self._dpy = xdisplay.Display(display)
+        self._dpy = open_display(display)
         self._window = self._dpy.create_resource_object("window", window_id)
         self.region = self.refresh_region()
 
@@ -109,7 +109,7 @@ def open_grabber(display: str, window_id: int, backend: str = "auto") -> Grabber
         return XlibGrabber(display, window_id)
     if backend == "mss":
         return MssGrabber(display, window_id)
-    dpy = xdisplay.Display(display)
+    dpy = open_display(display)
     try:
         depth = dpy.screen().root_depth
     finally:

@@ -6,9 +6,14 @@ import os
 import select
 import shutil
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from Xlib import display as xdisplay
+from Xlib.error import DisplayError as XlibDisplayError
+from Xlib.error import XauthError
 
 from bot.errors import DisplayError
 
@@ -22,18 +27,31 @@ def wayland_session() -> bool:
     )
 
 
-def check_display(name: str) -> None:
-    """Raise ``DisplayError`` unless the X display ``name`` can be opened."""
-    from Xlib import display as xdisplay
-    from Xlib.error import DisplayError as XlibDisplayError
+def _ensure_xauthority() -> None:
+    """python-xlib refuses to connect when ~/.Xauthority is missing (a fresh machine, CI);
+    point it at an empty file of our own, which means "no cookie" as for libX11."""
+    if os.environ.get("XAUTHORITY") or Path.home().joinpath(".Xauthority").exists():
+        return
+    empty = Path(tempfile.gettempdir()) / f"logo-bot-{os.getuid()}.Xauthority"
+    empty.touch(exist_ok=True)
+    os.environ["XAUTHORITY"] = str(empty)
 
+
+def open_display(name: str) -> xdisplay.Display:
+    """A python-xlib connection to ``name``; ``DisplayError`` when it cannot be opened."""
+    _ensure_xauthority()
     try:
-        xdisplay.Display(name).close()
-    except (XlibDisplayError, OSError) as exc:
+        return xdisplay.Display(name)
+    except (XlibDisplayError, XauthError, OSError) as exc:
         raise DisplayError(
             f"cannot open X display {name!r}: {exc}",
             hint="check DISPLAY, or run headless with --headless (a private Xvfb is started)",
         ) from None
+
+
+def check_display(name: str) -> None:
+    """Raise ``DisplayError`` unless the X display ``name`` can be opened."""
+    open_display(name).close()
 
 
 @dataclass
@@ -119,7 +137,11 @@ class XServer:
         finally:
             os.close(read_fd)
         server = cls(f":{number.decode().strip()}", process, log_path)
-        check_display(server.display)
+        try:
+            check_display(server.display)
+        except BaseException:
+            server.stop()
+            raise
         return server
 
     @property

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from Xlib import X
-from Xlib import display as xdisplay
+
+from bot.xserver import open_display
 
 
 class Sentinel:
     """An override-redirect-free, mapped 100x100 window that can take the input focus."""
 
     def __init__(self, display: str) -> None:
-        self._dpy = xdisplay.Display(display)
+        self._dpy = open_display(display)
         screen = self._dpy.screen()
         self.window = screen.root.create_window(
             400,

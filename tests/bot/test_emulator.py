@@ -2,11 +2,11 @@ import os
 from pathlib import Path
 
 import pytest
-from Xlib import display as xdisplay
 
 from bot.emulator import Fuse, FuseConfig
 from bot.errors import DisplayError, EmulatorError
 from bot.window import find_fuse_window, window_pid, window_title
+from bot.xserver import open_display
 
 pytestmark = pytest.mark.fuse
 
@@ -16,7 +16,7 @@ def test_fuse_starts_with_a_private_home_and_stops_cleanly(xserver):
     try:
         assert fuse.alive()
         assert fuse.home.is_dir() and fuse.home != Path.home()
-        dpy = xdisplay.Display(xserver.display)
+        dpy = open_display(xserver.display)
         window = find_fuse_window(dpy, fuse.pid)
         assert window is not None and window.id == fuse.window_id
         assert window_pid(dpy, fuse.window_id) == fuse.pid
@@ -34,7 +34,7 @@ def test_two_fuses_on_one_display_are_told_apart_by_pid(xserver):
         Fuse.start(FuseConfig(), xserver.display) as b,
     ):
         assert a.window_id != b.window_id
-        dpy = xdisplay.Display(xserver.display)
+        dpy = open_display(xserver.display)
         assert find_fuse_window(dpy, a.pid).id == a.window_id
         assert find_fuse_window(dpy, b.pid).id == b.window_id
         assert find_fuse_window(dpy) is None, "two candidates without a PID: ambiguous"

@@ -74,3 +74,18 @@ def test_no_key_is_sent_when_another_window_has_focus(xserver):
         assert spy.keys_received() == 0
         assert np.array_equal(grabber.grab(), before)
         keys.close()
+
+
+def test_pyautogui_backend_reaches_fuse_too(xserver):
+    from bot.keys_pyautogui import PyAutoGuiKeys
+
+    with Fuse.start(FuseConfig(), xserver.display) as fuse:
+        grabber = open_grabber(xserver.display, fuse.window_id)
+        keys = PyAutoGuiKeys(xserver.display, fuse.window_id, KeyTiming(40, 40))
+        assert wait_for(lambda: tuple(grabber.grab()[5, 5]) == WHITE)
+        time.sleep(0.5)
+        before = grabber.grab()
+        keys.type_text("print 7")
+        keys.press("enter")
+        assert wait_for(lambda: (grabber.grab() != before).any(axis=2).sum() > 100)
+        keys.close()

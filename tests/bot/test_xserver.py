@@ -1,10 +1,9 @@
 import os
 
 import pytest
-from Xlib import display as xdisplay
 
 from bot.errors import DisplayError
-from bot.xserver import XServer, wayland_session
+from bot.xserver import XServer, open_display, wayland_session
 
 pytestmark = pytest.mark.fuse
 
@@ -13,7 +12,7 @@ def test_private_xvfb_starts_on_a_free_display_and_stops():
     with XServer.start() as first, XServer.start() as second:
         assert first.display != second.display
         for server in (first, second):
-            dpy = xdisplay.Display(server.display)
+            dpy = open_display(server.display)
             assert dpy.screen().root_depth == 24
             dpy.close()
         pid = first.process.pid
@@ -49,3 +48,9 @@ def test_missing_xvfb_is_a_clear_error(monkeypatch):
     monkeypatch.setenv("PATH", "/nonexistent")
     with pytest.raises(DisplayError, match="Xvfb is not installed"):
         XServer.start()
+
+
+def test_displays_open_without_any_xauthority_file(xserver, monkeypatch, tmp_path):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("XAUTHORITY", raising=False)
+    open_display(xserver.display).close()
