@@ -34,7 +34,7 @@ class PyAutoGuiKeys(XTestKeys):
         except ImportError:
             raise BotError(
                 "the pyautogui key backend is not installed",
-                hint="run ./scripts/setup.sh (it installs pyautogui) or use the default --keys xtest",
+                hint="run ./scripts/setup.sh (it installs pyautogui) or use --keys xtest",
             ) from None
         except Exception as exc:  # pyautogui fails at import without a usable display
             raise BotError(f"pyautogui cannot use display {display}: {exc}") from None
