@@ -167,7 +167,9 @@ class Vision:
         """The one cursor cell; ``Unreadable`` when there is none or more than one."""
         found = self.cursor_candidates(frame)
         if len(found) != 1:
-            where = ", ".join(f"{r} {c}" for r, c in found) or "no cell"
+            where = ", ".join(f"{r} {c}" for r, c in found[:4]) or "no cell"
+            if len(found) > 4:
+                where = f"{len(found)} cells ({where}, ...)"
             raise Unreadable(f"the cursor rule matches {where}, expected exactly one cell")
         return found[0]
 
