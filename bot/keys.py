@@ -77,6 +77,31 @@ class KeyDriver:
         self._down.discard(key)
         self._last_event = time.perf_counter()
 
+    def chord(self, modifier: str, keys: Sequence[str], gap_ms: float | None = None) -> None:
+        """Hold ``modifier`` (e.g. "symbol") while tapping ``keys``; ``gap_ms`` between taps
+        (the Spectrum ROM ignores a repeated key sooner than about 100 ms)."""
+        self.check_focus()
+        gap = self.timing.gap_ms if gap_ms is None else gap_ms
+        self._wait_until(self._last_event + self.timing.gap_ms / 1000)
+        self._send(modifier, True)
+        self._down.add(modifier)
+        self._last_event = time.perf_counter()
+        try:
+            for key in keys:
+                self._wait_until(self._last_event + gap / 1000)
+                self._send(key, True)
+                self._down.add(key)
+                self._last_event = time.perf_counter()
+                self._wait_until(self._last_event + self.timing.hold_ms / 1000)
+                self._send(key, False)
+                self._down.discard(key)
+                self._last_event = time.perf_counter()
+            self._wait_until(self._last_event + gap / 1000)
+        finally:
+            self._send(modifier, False)
+            self._down.discard(modifier)
+            self._last_event = time.perf_counter()
+
     def type_text(self, text: str) -> None:
         self.burst([("space" if ch == " " else ch.lower()) for ch in text])
 

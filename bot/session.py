@@ -17,6 +17,7 @@ from bot.screen import Grabber, open_grabber
 from bot.vision import Vision
 from bot.xserver import XServer
 
+OPENSE_PAPER = (192, 192, 192)  # BASIC's white paper: the ROM is ready for typing
 FRAME_S = 0.01996  # one emulated frame at 100 % (50.08 frames per second)
 
 
@@ -107,7 +108,7 @@ class Session:
             fuse.stop()
             xserver.stop()
             raise
-        return cls(
+        session = cls(
             profile,
             options,
             xserver,
@@ -117,6 +118,26 @@ class Session:
             Vision(profile, options.scale),
             FRAME_S * 100 / options.speed,
         )
+        if config.tape is not None and _is_opense(config.rom):
+            try:
+                session.type_load()
+            except BaseException:
+                session.close()
+                raise
+        return session
+
+    def type_load(self, timeout_s: float = 15.0) -> None:
+        """Type LOAD "" and ENTER in OpenSE BASIC, which cannot auto-load a tape."""
+        scale = self.options.scale
+        deadline = time.monotonic() + timeout_s
+        while not _basic_ready(self.frame(), scale):
+            if time.monotonic() > deadline:
+                raise EmulatorError("OpenSE BASIC did not come up to load the tape")
+            time.sleep(0.02)
+        self.wait_frames(25)
+        self.keys.type_text("load")
+        self.keys.chord("symbol", ["p", "p"], gap_ms=150)
+        self.keys.press("enter")
 
     def frame(self) -> np.ndarray:
         """The window's pixels now; ``EmulatorError`` if Fuse has died."""
@@ -126,6 +147,22 @@ class Session:
                 hint="the run can resume from the last level code",
             )
         return self.grabber.grab()
+
+    def restart(self) -> None:
+        """Stop Fuse (SIGTERM, or it is already dead) and start it again the same way."""
+        self.keys.release_all()
+        self.grabber.close()
+        self.fuse.stop()
+        log_dir = self.options.log_dir
+        self.fuse = Fuse.start(
+            self.fuse.config,
+            self.xserver.display,
+            log_path=log_dir / "fuse.log" if log_dir else None,
+        )
+        self.grabber = open_grabber(self.xserver.display, self.fuse.window_id)
+        self.keys = make_keys(
+            self.options, self.xserver.display, self.fuse.window_id, self.keys.timing
+        )
 
     def wait_frames(self, frames: float) -> None:
         """Sleep for ``frames`` emulated frames at the session's speed."""
@@ -160,6 +197,17 @@ def make_keys(options: SessionOptions, display: str, window_id: int, timing: Key
     if options.key_backend != "xtest":
         raise EmulatorError(f"unknown key backend {options.key_backend!r} (xtest or pyautogui)")
     return XTestKeys(display, window_id, timing, take_focus=options.take_focus)
+
+
+def _basic_ready(frame: np.ndarray, scale: int) -> bool:
+    """OpenSE has cleared to white paper and printed its copyright on the bottom line."""
+    paper = tuple(frame[30 * scale, 40 * scale]) == OPENSE_PAPER
+    bottom = frame[208 * scale : 216 * scale, 32 * scale : 288 * scale]
+    return paper and bool((bottom == 0).all(axis=-1).any())
+
+
+def _is_opense(rom: Path) -> bool:
+    return Path(rom).resolve() == OPENSE_ROM.resolve() or "opense" in Path(rom).name.lower()
 
 
 def _env_display() -> str | None:
