@@ -1,0 +1,1 @@
+"""The bot: see -> plan -> press -> check, around the real Fuse emulator."""

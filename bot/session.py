@@ -1,0 +1,168 @@
+"""One running game: an X display, Fuse, a grabber, a key driver and the vision layer."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+
+from bot.emulator import OPENSE_ROM, Fuse, FuseConfig
+from bot.errors import EmulatorError
+from bot.keys import KeyDriver, KeyTiming, XTestKeys
+from bot.profile import Profile
+from bot.screen import Grabber, open_grabber
+from bot.vision import Vision
+from bot.xserver import XServer
+
+FRAME_S = 0.01996  # one emulated frame at 100 % (50.08 frames per second)
+
+
+@dataclass(frozen=True)
+class SessionOptions:
+    """How to run the game: display, scale, speed and what to load."""
+
+    headless: bool | None = None  # None: headless when there is no DISPLAY
+    display: str | None = None
+    scale: int = 1
+    speed: int = 100
+    snapshot: Path | None = None
+    tape: Path | None = None
+    rom: Path | None = None
+    key_backend: str = "xtest"
+    take_focus: bool = True
+    record_rzx: Path | None = None
+    movie: Path | None = None
+    log_dir: Path | None = None
+
+
+def fuse_config(profile: Profile, options: SessionOptions) -> FuseConfig:
+    """The Fuse command line for ``profile`` and ``options`` (options win)."""
+    rom_setting = profile.game.get("rom", "opense")
+    rom = options.rom or (OPENSE_ROM if rom_setting == "opense" else profile.resolve(rom_setting))
+    snapshot = options.snapshot
+    tape = options.tape
+    if snapshot is None and tape is None:
+        if profile.game.get("snapshot"):
+            snapshot = profile.resolve(profile.game["snapshot"])
+        elif profile.game.get("tape"):
+            tape = profile.resolve(profile.game["tape"])
+        else:
+            raise EmulatorError(
+                f"the {profile.name} profile needs a game to load",
+                hint="give the tape with --tape FILE (or a snapshot with --snapshot FILE)",
+            )
+    return FuseConfig(
+        rom=rom,
+        snapshot=snapshot,
+        tape=tape,
+        scale=options.scale,
+        speed=options.speed,
+        record=options.record_rzx,
+        movie=options.movie,
+    )
+
+
+@dataclass
+class Session:
+    """The live game the bot plays; close it to stop Fuse (and Xvfb if it started one)."""
+
+    profile: Profile
+    options: SessionOptions
+    xserver: XServer
+    fuse: Fuse
+    grabber: Grabber
+    keys: KeyDriver
+    vision: Vision
+    frame_s: float
+    _closed: bool = field(default=False, repr=False)
+
+    @classmethod
+    def open(cls, profile: Profile, options: SessionOptions) -> Session:
+        config = fuse_config(profile, options)
+        config.check_files()
+        headless = options.headless
+        if headless is None:
+            headless = options.display is None and not _env_display()
+        log_dir = options.log_dir
+        xserver = (
+            XServer.start(log_path=log_dir / "xvfb.log" if log_dir else None)
+            if headless
+            else XServer.existing(options.display)
+        )
+        try:
+            fuse = Fuse.start(
+                config, xserver.display, log_path=log_dir / "fuse.log" if log_dir else None
+            )
+        except BaseException:
+            xserver.stop()
+            raise
+        try:
+            grabber = open_grabber(xserver.display, fuse.window_id)
+            hold, gap = profile.timing.for_speed(options.speed)
+            keys = make_keys(options, xserver.display, fuse.window_id, KeyTiming(hold, gap))
+        except BaseException:
+            fuse.stop()
+            xserver.stop()
+            raise
+        return cls(
+            profile,
+            options,
+            xserver,
+            fuse,
+            grabber,
+            keys,
+            Vision(profile, options.scale),
+            FRAME_S * 100 / options.speed,
+        )
+
+    def frame(self) -> np.ndarray:
+        """The window's pixels now; ``EmulatorError`` if Fuse has died."""
+        if not self.fuse.alive():
+            raise EmulatorError(
+                f"Fuse has stopped (exit {self.fuse.process.returncode})",
+                hint="the run can resume from the last level code",
+            )
+        return self.grabber.grab()
+
+    def wait_frames(self, frames: float) -> None:
+        """Sleep for ``frames`` emulated frames at the session's speed."""
+        time.sleep(max(frames, 0) * self.frame_s)
+
+    def with_options(self, **changes: object) -> SessionOptions:
+        return replace(self.options, **changes)
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        with contextlib.suppress(Exception):  # the display may be gone already
+            self.keys.release_all()
+        self.grabber.close()
+        self.fuse.stop()
+        self.xserver.stop()
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def make_keys(options: SessionOptions, display: str, window_id: int, timing: KeyTiming):
+    """The key driver chosen by ``options.key_backend`` (xtest or pyautogui)."""
+    if options.key_backend == "pyautogui":
+        from bot.keys_pyautogui import PyAutoGuiKeys
+
+        return PyAutoGuiKeys(display, window_id, timing, take_focus=options.take_focus)
+    if options.key_backend != "xtest":
+        raise EmulatorError(f"unknown key backend {options.key_backend!r} (xtest or pyautogui)")
+    return XTestKeys(display, window_id, timing, take_focus=options.take_focus)
+
+
+def _env_display() -> str | None:
+    import os
+
+    return os.environ.get("DISPLAY") or None

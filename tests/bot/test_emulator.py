@@ -1,0 +1,95 @@
+import os
+from pathlib import Path
+
+import pytest
+
+from bot.emulator import Fuse, FuseConfig
+from bot.errors import DisplayError, EmulatorError
+from bot.window import find_fuse_window, window_pid, window_title
+from bot.xserver import open_display
+
+pytestmark = pytest.mark.fuse
+
+
+def test_fuse_starts_with_a_private_home_and_stops_cleanly(xserver):
+    fuse = Fuse.start(FuseConfig(), xserver.display)
+    try:
+        assert fuse.alive()
+        assert fuse.home.is_dir() and fuse.home != Path.home()
+        dpy = open_display(xserver.display)
+        window = find_fuse_window(dpy, fuse.pid)
+        assert window is not None and window.id == fuse.window_id
+        assert window_pid(dpy, fuse.window_id) == fuse.pid
+        assert window_title(window).startswith("Fuse")
+        dpy.close()
+    finally:
+        code = fuse.stop()
+    assert code == 0, "SIGTERM with --no-confirm-actions exits cleanly"
+    assert not fuse.home.exists()
+
+
+def test_two_fuses_on_one_display_are_told_apart_by_pid(xserver):
+    with (
+        Fuse.start(FuseConfig(), xserver.display) as a,
+        Fuse.start(FuseConfig(), xserver.display) as b,
+    ):
+        assert a.window_id != b.window_id
+        dpy = open_display(xserver.display)
+        assert find_fuse_window(dpy, a.pid).id == a.window_id
+        assert find_fuse_window(dpy, b.pid).id == b.window_id
+        assert find_fuse_window(dpy) is None, "two candidates without a PID: ambiguous"
+        dpy.close()
+
+
+def test_kill_is_a_crash(xserver):
+    fuse = Fuse.start(FuseConfig(), xserver.display)
+    fuse.kill()
+    assert not fuse.alive()
+    assert fuse.stop() == -9
+
+
+def test_missing_rom_is_refused_before_start(xserver, tmp_path):
+    with pytest.raises(EmulatorError, match=r"ROM file .* does not exist"):
+        Fuse.start(FuseConfig(rom=tmp_path / "none.rom"), xserver.display)
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "words"),
+    [
+        ("bad.z80", b"not a snapshot", "30-byte header"),
+        ("bad.szx", b"ZXS" + bytes(100), "starts with 'ZXST'"),
+        ("bad.sna", bytes(1000), "49179 bytes"),
+        ("bad.bin", bytes(100), "unknown snapshot type"),
+    ],
+)
+def test_a_file_that_is_not_a_snapshot_is_refused(xserver, tmp_path, name, content, words):
+    bad = tmp_path / name
+    bad.write_bytes(content)
+    with pytest.raises(EmulatorError, match="cannot be loaded") as info:
+        Fuse.start(FuseConfig(snapshot=bad), xserver.display)
+    assert words in str(info.value)
+
+
+def test_a_broken_tape_is_refused(xserver, tmp_path):
+    bad = tmp_path / "bad.tap"
+    bad.write_bytes(b"\x13\x00" + bytes(5))
+    with pytest.raises(EmulatorError, match="block lengths"):
+        Fuse.start(FuseConfig(tape=bad), xserver.display)
+
+
+def test_fuse_that_dies_at_start_up_is_reported(xserver):
+    config = FuseConfig(extra_args=("--machine", "bogus"))
+    with pytest.raises(EmulatorError, match="Fuse exited during start-up"):
+        Fuse.start(config, xserver.display, timeout=5)
+
+
+def test_missing_fuse_binary(xserver, monkeypatch):
+    monkeypatch.setenv("PATH", "/nonexistent")
+    with pytest.raises(EmulatorError, match="fuse-sdl is not installed"):
+        Fuse.start(FuseConfig(), xserver.display)
+    assert os.environ["PATH"] == "/nonexistent"
+
+
+def test_display_that_cannot_be_opened(tmp_path):
+    with pytest.raises(DisplayError, match="cannot open X display ':986'"):
+        Fuse.start(FuseConfig(), ":986")
