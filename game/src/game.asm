@@ -155,14 +155,15 @@ find_action:
         or a
         ret
 
-; Solved: score, WELL DONE, preview blanked for T_TRANSITION_FRAMES.
+; Solved: score, WELL DONE, preview blanked for T_TRANSITION_FRAMES. The
+; preview is blanked last, so whoever sees the transition sees the new score.
 level_won:
         call mark_time
-        call clear_preview
         call add_level_score
         call draw_score
         ld hl, msg_well_done
         call show_message
+        call clear_preview
         call sound_well_done
         ld a, T_TRANSITION_FRAMES
         jp wait_since_mark
@@ -200,9 +201,9 @@ _letter:
 ; caller returns to the title.
 time_up:
         call mark_time
-        call clear_preview
         ld hl, msg_time_up
         call show_message
+        call clear_preview
         call sound_time_up
         ld a, T_TIME_UP_FRAMES
         call wait_since_mark

@@ -10,9 +10,9 @@ from game.build import ORG, BuildError, Inputs
 from .levelfiles import easy_levels_with
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    return build.build(tmp_path_factory.mktemp("game"))
+@pytest.fixture
+def built(game_build):
+    return game_build
 
 
 def tap_blocks(data: bytes) -> list[bytes]:
