@@ -66,7 +66,8 @@ run_level:
         call clear_message
         call draw_panel
         call flush_keys
-        call draw_preview               ; last: a level is on screen from now
+        call wait_frame                 ; the preview is drawn at the top of a frame,
+        call draw_preview               ; ahead of the beam, after all else is shown
         ld a, (level_seconds)
         call start_timer
 _frame:
@@ -156,13 +157,15 @@ find_action:
         ret
 
 ; Solved: score, WELL DONE, preview blanked for T_TRANSITION_FRAMES. The
-; preview is blanked last, so whoever sees the transition sees the new score.
+; preview is blanked last, at the top of the next frame, so a frame that shows
+; the transition also shows the new score (Fuse draws lines as the beam runs).
 level_won:
         call mark_time
         call add_level_score
         call draw_score
         ld hl, msg_well_done
         call show_message
+        call wait_frame
         call clear_preview
         call sound_well_done
         ld a, T_TRANSITION_FRAMES
@@ -171,7 +174,6 @@ level_won:
 ; The code screen: HL = the code of level (level) + 1.
 code_screen:
         push hl
-        call mark_time
         ld hl, scr_code
         call show_screen
         ld a, (level)
@@ -194,6 +196,7 @@ _letter:
         call print_char
         dec e
         jr nz, _letter
+        call mark_time                  ; counted once the screen is complete
         ld a, T_CODE_SCREEN_FRAMES
         jp wait_since_mark_or_key
 
@@ -203,11 +206,11 @@ time_up:
         call mark_time
         ld hl, msg_time_up
         call show_message
+        call wait_frame
         call clear_preview
         call sound_time_up
         ld a, T_TIME_UP_FRAMES
         call wait_since_mark
-        call mark_time
         ld hl, scr_game_over
         call show_screen
         call load_score_number
@@ -220,6 +223,7 @@ time_up:
         ld bc, F_GAME_OVER_LEVEL_ROW * 256 + F_GAME_OVER_LEVEL_COL
         ld de, F_GAME_OVER_LEVEL_WIDTH * 256 + F_GAME_OVER_LEVEL_ATTR
         call print_byte
+        call mark_time                  ; counted once the screen is complete
         ld a, T_GAME_OVER_FRAMES
         jp wait_since_mark_or_key
 
