@@ -41,16 +41,12 @@ draw_cell8:
         ld a, (draw_attr)
         ld (hl), a
         call cell_address
-        ld a, 8
-_line:
-        ex af, af'
+        REPT 8                          ; unrolled: boards are 480 of these
         ld a, (de)
         ld (hl), a
         inc de
         inc h
-        ex af, af'
-        dec a
-        jr nz, _line
+        ENDM
         pop hl
         ret
 
