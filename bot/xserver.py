@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import select
 import shutil
+import struct
 import subprocess
 import tempfile
 import time
@@ -29,12 +30,16 @@ def wayland_session() -> bool:
 
 def _ensure_xauthority() -> None:
     """python-xlib refuses to connect when ~/.Xauthority is missing (a fresh machine, CI);
-    point it at an empty file of our own, which means "no cookie" as for libX11."""
+    point it at a file of our own whose one entry matches no display, which means "no
+    cookie" (a private Xvfb asks for none) and keeps python-xlib from printing warnings."""
     if os.environ.get("XAUTHORITY") or Path.home().joinpath(".Xauthority").exists():
         return
-    empty = Path(tempfile.gettempdir()) / f"logo-bot-{os.getuid()}.Xauthority"
-    empty.touch(exist_ok=True)
-    os.environ["XAUTHORITY"] = str(empty)
+    path = Path(tempfile.gettempdir()) / f"logo-bot-{os.getuid()}.Xauthority"
+    fields = [b"logo-bot-no-such-host", b"", b"", b""]  # address, display, name, data
+    entry = struct.pack(">H", 256) + b"".join(struct.pack(">H", len(f)) + f for f in fields)
+    if not path.exists() or path.read_bytes() != entry:
+        path.write_bytes(entry)
+    os.environ["XAUTHORITY"] = str(path)
 
 
 def open_display(name: str) -> xdisplay.Display:

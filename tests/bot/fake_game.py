@@ -1,0 +1,98 @@
+"""A pure-Python stand-in for the practice game, for the player's unit tests only.
+
+It draws frames to LOGO-GAME.md section 2 and reacts to key presses, with optional
+dropped and doubled presses. The end-to-end tests play the real game in Fuse.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import numpy as np
+
+from bot.keys import KeyDriver, KeyTiming
+from bot.profile import Profile
+from bot.vision import Vision
+from solvers.board import EMPTY, Board, act, undo
+from tests.bot.fake_frames import draw
+
+
+class FakeKeys(KeyDriver):
+    def __init__(self, game: FakeGame) -> None:
+        super().__init__(KeyTiming(0, 0))
+        self.game = game
+        self.sent: list[str] = []
+
+    def check_focus(self) -> None:
+        return None
+
+    def _send(self, key: str, down: bool) -> None:
+        if down:
+            self.sent.append(key)
+            self.game.key(key)
+
+
+class FakeGame:
+    """One level of the game; ``drop`` and ``double`` are per-press probabilities."""
+
+    def __init__(
+        self,
+        profile: Profile,
+        target: Board,
+        drop: float = 0.0,
+        double: float = 0.0,
+        seed: int = 0,
+        flash_period_s: float = 0.004,
+    ) -> None:
+        self.profile = profile
+        self.vision = Vision(profile, 1)
+        self.keys = FakeKeys(self)
+        self.frame_s = 0.0005
+        self.target = target
+        self.board = Board.empty(target.rows, target.cols)
+        self.cursor = (1, 1)
+        self.stack: list[tuple[int, int]] = []
+        self.rng = random.Random(seed)
+        self.drop, self.double = drop, double
+        self.flash_period_s = flash_period_s
+        self.presses = 0
+        self.done = False
+        self.dropped = self.doubled = 0
+
+    def key(self, name: str) -> None:
+        if self.rng.random() < self.drop:
+            self.dropped += 1
+            return
+        times = 2 if self.rng.random() < self.double else 1
+        self.doubled += times - 1
+        for _ in range(times):
+            self.apply(name)
+
+    def apply(self, name: str) -> None:
+        k = self.profile.keys
+        r, c = self.cursor
+        self.presses += 1
+        if self.done:
+            return
+        if name == k.up:
+            self.cursor = (max(1, r - 1), c)
+        elif name == k.down:
+            self.cursor = (min(self.target.rows, r + 1), c)
+        elif name == k.left:
+            self.cursor = (r, max(1, c - 1))
+        elif name == k.right:
+            self.cursor = (r, min(self.target.cols, c + 1))
+        elif name == k.act and self.board[self.cursor] == EMPTY:
+            self.board = act(self.board, self.cursor)
+            self.stack.append(self.cursor)
+        elif name == k.reset and self.stack:
+            self.board = undo(self.board, self.stack.pop())
+        if self.board == self.target:
+            self.done = True
+
+    def frame(self) -> np.ndarray:
+        flash = int(time.monotonic() / self.flash_period_s) % 2 == 1
+        if self.done:
+            return draw(None, self.board, cursor=None)
+        return draw(self.target, self.board, self.cursor, flash)
