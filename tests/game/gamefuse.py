@@ -28,6 +28,7 @@ LAYOUT: Layout = load_layout()
 FONT = load_font()
 LEVELS = load_game_levels()
 BORDER_X, BORDER_Y = 32, 24
+FLASH_FRAMES = 16  # the ULA swaps INK and PAPER of FLASH cells every 16 frames
 
 
 def read_text(frame: np.ndarray, row: int, col: int, width: int, scale: int = 1) -> str:
@@ -179,6 +180,22 @@ class Game:
             except AssertionError:
                 continue
         raise AssertionError(f"the cursor does not reach {cell}")
+
+    def each_flash_phase(self, cell: Cell, check: Callable[[np.ndarray], None]) -> int:
+        """Run ``check`` on every frame grabbed until both FLASH phases of the cursor at
+        ``cell`` (its top-left pixel in two colours) have been seen; returns the count."""
+        x, y = PROFILE.geometry.board.cell_origin(*cell)
+        phases: set[tuple[int, ...]] = set()
+        deadline = time.monotonic() + self.wall(3 * FLASH_FRAMES) + 0.5
+        seen = 0
+        while len(phases) < 2:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the cursor at {cell} does not flash")
+            frame = self.frame()
+            check(frame)
+            phases.add(tuple(self.vision.pixel(frame, x, y)))
+            seen += 1
+        return seen
 
     def act_at(self, cell: Cell, expect: Board) -> np.ndarray:
         """Move to ``cell``, press SPACE, and wait until the board reads ``expect``."""

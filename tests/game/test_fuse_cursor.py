@@ -36,13 +36,12 @@ def test_pixel_facts_at_every_cursor_cell_and_between_levels(xserver, game_build
             if key:
                 game.press(key)
             game.wait_for(lambda f, c=cell: game.vision.cursor_candidates(f) == [c], 20, cell)
-            x, y = PROFILE.geometry.board.cell_origin(*cell)
-            phases = set()
-            while len(phases) < 2:  # FLASH: 16 frames each way
-                frame = game.frame()
+
+            def check(frame, cell=cell):
                 assert game.vision.cursor_candidates(frame) == [cell]
                 assert game.vision.level_shown(frame)
-                phases.add(tuple(game.vision.pixel(frame, x, y)))
+
+            game.each_flash_phase(cell, check)
             visited.append(cell)
         assert sorted(visited) == [(r, c) for r in range(1, 7) for c in range(1, 11)]
         board = Board.empty(6, 10)

@@ -122,13 +122,12 @@ def test_stones_show_their_values_and_the_cursor_is_found_on_each(game):
     assert {board[c] for c in board.stones()} == {1, 2, 3, 4}
     for cell in board.stones():
         game.move_to(cell)
-        phases = set()
-        while len(phases) < 2:  # FLASH swaps ink and paper every 16 frames
-            frame = game.frame()
+
+        def check(frame, cell=cell):
             assert game.vision.cursor_candidates(frame) == [cell]
             assert game.vision.board(frame) == board
-            x, y = PROFILE.geometry.board.cell_origin(*cell)
-            phases.add(tuple(game.vision.pixel(frame, x, y)))
+
+        game.each_flash_phase(cell, check)
 
 
 def test_acting_on_a_stone_does_nothing(game):
