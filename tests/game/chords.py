@@ -1,7 +1,8 @@
-"""Key chords (a modifier held while other keys are tapped) with XTest.
+"""Key chords (a key held while other keys are tapped) and long holds, with XTest.
 
-bot.keys presses one key at a time; typing BASIC's quote on the Spectrum needs
-SYMBOL SHIFT (host Control) held while P is tapped, so the tape test uses this.
+bot.keys presses one key at a time with a short hold; typing BASIC's quote on the
+Spectrum needs SYMBOL SHIFT (host Control) held while P is tapped, and the game's
+"one press, one move" needs a key held for a long time, so the tests use this.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from bot.xserver import open_display
 
 def chord(display: str, window_id: int, modifier: str, keys: list[str], gap_s: float = 0.15):
     """Hold ``modifier`` (a keysym name) while tapping each of ``keys`` in turn, with
-    ``gap_s`` between taps (OpenSE BASIC ignores a repeated key sooner than ~100 ms)."""
+    ``gap_s`` between taps (OpenSE BASIC ignores a repeated key sooner than ~100 ms).
+    With no ``keys`` the modifier is simply held for ``gap_s``."""
     dpy = open_display(display)
     try:
         window = dpy.create_resource_object("window", window_id)

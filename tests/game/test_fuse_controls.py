@@ -6,6 +6,7 @@ import pytest
 
 from solvers.board import Board, act
 
+from .chords import chord
 from .gamefuse import LAYOUT, Game
 
 pytestmark = pytest.mark.fuse
@@ -65,5 +66,19 @@ def test_each_control_choice(xserver, game_build, control):
         game.wait_for(lambda f: game.vision.board(f) == act(EMPTY, cell), 12, "stone")
         game.press("r")
         game.wait_for(lambda f: game.vision.board(f) == EMPTY, 12, "taken back")
+    finally:
+        game.close()
+
+
+def test_a_key_held_down_is_one_move(xserver, game_build):
+    game = Game.open(xserver.display, game_build.z80, speed=200)
+    try:
+        start_with(game, "2")
+        chord(xserver.display, game.session.fuse.window_id, "p", [], gap_s=game.wall(75))
+        expect_cursor(game, (1, 2))
+        assert game.vision.cursor(game.settle(10)) == (1, 2)
+        chord(xserver.display, game.session.fuse.window_id, "space", [], gap_s=game.wall(75))
+        game.wait_for(lambda f: game.vision.board(f) == act(EMPTY, (1, 2)), 12, "one stone")
+        assert game.vision.board(game.settle(10)) == act(EMPTY, (1, 2))
     finally:
         game.close()
