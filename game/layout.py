@@ -36,6 +36,13 @@ REQUIRED_TIMING = (
     "time_up_frames",
     "game_over_frames",
 )
+FRAME_COUNTS = (  # the [timing] values counted in frames (single bytes in the game)
+    "frames_per_second",
+    "transition_frames",
+    "code_screen_frames",
+    "time_up_frames",
+    "game_over_frames",
+)
 REQUIRED_SCORE = ("per_level", "per_second_left")
 REQUIRED_FIELDS = (
     "name",
@@ -220,6 +227,19 @@ def parse_layout(data: dict[str, Any], source: str = "<layout>") -> Layout:
     border = rd.colour(rd.table(data, "screen").get("border"), "[screen] border")
     timing = rd.ints(rd.table(data, "timing"), REQUIRED_TIMING, "timing")
     score = rd.ints(rd.table(data, "score"), REQUIRED_SCORE, "score")
+    # The game counts frames and seconds in single bytes and adds a level's score in 16 bits.
+    for name in FRAME_COUNTS:
+        if not 1 <= timing[name] <= 255:
+            raise rd.fail(f"[timing] {name} must be 1..255 frames, not {timing[name]}")
+    cells = geometry["rows"] * geometry["cols"]
+    longest = timing["base_seconds"] + timing["seconds_per_stone"] * cells
+    if timing["base_seconds"] < 1 or longest > 255:
+        raise rd.fail(
+            "[timing] base_seconds + seconds_per_stone * (rows * cols) must be 1..255 seconds, "
+            f"not {timing['base_seconds']}..{longest}"
+        )
+    if score["per_level"] + score["per_second_left"] * 255 > 0xFFFF:
+        raise rd.fail("[score] per_level + per_second_left * 255 must stay below 65536")
     inputs = rd.table(data, "input")
     name_length = rd.ints({"name_length": inputs.get("name_length")}, ("name_length",), "input")[
         "name_length"
