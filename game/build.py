@@ -24,7 +24,7 @@ from game import asmgen
 from game.bitmaps import BitmapFormatError, load_bitmaps
 from game.font import FONT_FILE, load_font
 from game.layout import LAYOUT_FILE, LayoutError, load_layout
-from game.leveldata import LEVELS_FILE, LevelDataError, load_game_levels
+from game.leveldata import CODE_LENGTH, LEVELS_FILE, LevelDataError, load_game_levels
 
 GAME_DIR = Path(__file__).resolve().parent
 SRC_DIR = GAME_DIR / "src"
@@ -65,6 +65,12 @@ def generate_includes(inputs: Inputs, gen_dir: Path) -> list[Path]:
         layout = load_layout(inputs.layout)
     except (LevelDataError, BitmapFormatError, LayoutError) as exc:
         raise BuildError(str(exc)) from None
+    for name in ("menu_input", "code_word"):
+        if layout.fields[name].width < CODE_LENGTH:
+            raise BuildError(
+                f"{layout.source}: [fields] {name} must be at least {CODE_LENGTH} wide "
+                "to hold a code"
+            )
     for text in layout.texts():
         if missing := font.missing(text.text):
             raise BuildError(

@@ -105,3 +105,13 @@ def test_main_reports_errors_with_exit_status_1(tmp_path, capsys):
     assert "game.build: error:" in capsys.readouterr().err
     assert build.main(["--out", str(tmp_path / "o")]) == 0
     assert "practice.z80" in capsys.readouterr().out
+
+
+def test_a_code_field_too_narrow_for_a_code_stops_the_build(tmp_path):
+    layout = tmp_path / "layout.toml"
+    text = build.Inputs().layout.read_text()
+    old = "code_word = { row = 13, col = 13, width = 5,"
+    assert old in text
+    layout.write_text(text.replace(old, "code_word = { row = 13, col = 13, width = 4,"))
+    with pytest.raises(BuildError, match="code_word must be at least 5 wide"):
+        build.build(tmp_path / "out", Inputs(layout=layout))
