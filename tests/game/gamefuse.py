@@ -1,0 +1,217 @@
+"""Playing the practice game in the real Fuse for the end-to-end tests.
+
+``Game`` wraps a ``bot.session.Session`` on the tests' Xvfb with readers built from the
+game's own data: panel fields and screen texts are read with game/font.txt at the
+positions of game/layout.toml, the board, cursor and preview with the bot's vision and
+the practice calibration profile (LOGO-GAME.md section 2).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from bot.profile import load_profile
+from bot.session import FRAME_S, Session, SessionOptions
+from game.font import load_font
+from game.layout import Layout, Text, load_layout
+from game.leveldata import load_game_levels
+from solvers.board import Board, Cell
+
+PROFILE = load_profile("practice")
+LAYOUT: Layout = load_layout()
+FONT = load_font()
+LEVELS = load_game_levels()
+BORDER_X, BORDER_Y = 32, 24
+FLASH_FRAMES = 16  # the ULA swaps INK and PAPER of FLASH cells every 16 frames
+
+
+def read_text(frame: np.ndarray, row: int, col: int, width: int, scale: int = 1) -> str:
+    """The characters at screen character (row, col).. with the game's font; any
+    non-black pixel is ink, '?' marks a cell that is no glyph."""
+    s = scale
+    y0 = (BORDER_Y + 8 * row) * s + s // 2
+    out = []
+    for i in range(width):
+        x0 = (BORDER_X + 8 * (col + i)) * s + s // 2
+        cell = frame[y0 : y0 + 8 * s : s, x0 : x0 + 8 * s : s]
+        ink = cell.any(axis=2)
+        rows = tuple(int("".join("1" if v else "0" for v in line), 2) for line in ink)
+        out.append(FONT.match(rows) or "?")
+    return "".join(out)
+
+
+def shows(frame: np.ndarray, text: Text, scale: int = 1) -> bool:
+    return read_text(frame, text.row, text.col, len(text.text), scale) == text.text
+
+
+def field(frame: np.ndarray, name: str, scale: int = 1) -> str:
+    f = LAYOUT.fields[name]
+    return read_text(frame, f.row, f.col, f.width, scale)
+
+
+def level_seconds(level: int) -> int:
+    stones = LEVELS.boards[level - 1].stone_count
+    return LAYOUT.timing["base_seconds"] + LAYOUT.timing["seconds_per_stone"] * stones
+
+
+class Game:
+    """One Fuse running a practice-game snapshot, with readers and key helpers."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.vision = session.vision
+        self.scale = session.options.scale
+        self.speed = session.options.speed
+
+    @classmethod
+    def open(
+        cls,
+        display: str,
+        snapshot: Path | None = None,
+        tape: Path | None = None,
+        speed: int = 200,
+        scale: int = 1,
+        movie: Path | None = None,
+    ) -> Game:
+        options = SessionOptions(
+            display=display, speed=speed, scale=scale, snapshot=snapshot, tape=tape, movie=movie
+        )
+        return cls(Session.open(PROFILE, options))
+
+    def close(self) -> None:
+        self.session.close()
+
+    # -- seeing ---------------------------------------------------------------------------
+    def frame(self) -> np.ndarray:
+        return self.session.frame()
+
+    def text(self, row: int, col: int, width: int, frame: np.ndarray | None = None) -> str:
+        return read_text(self.frame() if frame is None else frame, row, col, width, self.scale)
+
+    def field(self, name: str, frame: np.ndarray | None = None) -> str:
+        return field(self.frame() if frame is None else frame, name, self.scale)
+
+    def shows(self, text: Text, frame: np.ndarray | None = None) -> bool:
+        return shows(self.frame() if frame is None else frame, text, self.scale)
+
+    def wall(self, frames: float) -> float:
+        """Wall seconds for ``frames`` emulated frames at this speed."""
+        return frames * FRAME_S * 100 / self.speed
+
+    def wait_for(
+        self, predicate: Callable[[np.ndarray], bool], frames: float = 50, what: str = ""
+    ) -> np.ndarray:
+        """The first frame for which ``predicate`` holds, within ``frames`` emulated frames.
+
+        The wall-clock limit is generous (Fuse may fall behind its --speed on a busy
+        machine); only what is seen is asserted, never how fast it came."""
+        deadline = time.monotonic() + 3 * self.wall(frames) + 1.0
+        while True:
+            frame = self.frame()
+            if predicate(frame):
+                return frame
+            if time.monotonic() > deadline:
+                raise AssertionError(f"not seen within {frames} frames: {what or predicate}")
+            time.sleep(0.002)
+
+    def wait_text(self, text: Text, frames: float = 50) -> np.ndarray:
+        return self.wait_for(lambda f: self.shows(text, f), frames, f"text {text.text!r}")
+
+    def wait_level(self, frames: float = 100) -> np.ndarray:
+        return self.wait_for(self.vision.level_shown, frames, "a level on screen")
+
+    def settle(self, frames: float = 4) -> np.ndarray:
+        """The screen after ``frames`` more emulated frames (for 'nothing changes' checks)."""
+        time.sleep(self.wall(frames))
+        return self.frame()
+
+    # -- keys -----------------------------------------------------------------------------
+    def press(self, *keys: str) -> None:
+        self.session.keys.burst(list(keys))
+
+    def type(self, text: str) -> None:
+        self.session.keys.type_text(text)
+
+    def wait_frames(self, frames: float) -> None:
+        self.session.wait_frames(frames)
+
+    # -- playing --------------------------------------------------------------------------
+    def start(self, name: str = "TESTER", code: str | None = None) -> np.ndarray:
+        """From the title to the first level, without waits; returns its first frame."""
+        self.wait_text(LAYOUT.screens["title"][-1])
+        self.press("space")
+        self.wait_text(LAYOUT.screens["menu"][0])
+        self.press("2", "5", "enter")
+        if code is not None:
+            self.press("6")
+            self.type(code)
+            self.wait_text(LAYOUT.messages["code_ok"])
+        self.press("7")
+        self.type(name)
+        self.press("enter")
+        return self.wait_level()
+
+    def cursor(self) -> Cell:
+        frame = self.wait_for(
+            lambda f: len(self.vision.cursor_candidates(f)) == 1, 40, "one cursor cell"
+        )
+        return self.vision.cursor(frame)
+
+    def move_to(self, cell: Cell) -> None:
+        """Move the cursor with Q A O P, re-reading it and correcting (section 3)."""
+        keys = PROFILE.keys
+        for _ in range(4):
+            row, col = self.cursor()
+            if (row, col) == cell:
+                return
+            dr, dc = cell[0] - row, cell[1] - col
+            presses = [keys.down if dr > 0 else keys.up] * abs(dr)
+            presses += [keys.right if dc > 0 else keys.left] * abs(dc)
+            self.press(*presses)
+            try:
+                self.wait_for(
+                    lambda f: self.vision.cursor_candidates(f) == [cell], 12, f"cursor {cell}"
+                )
+                return
+            except AssertionError:
+                continue
+        raise AssertionError(f"the cursor does not reach {cell}")
+
+    def each_flash_phase(self, cell: Cell, check: Callable[[np.ndarray], None]) -> int:
+        """Run ``check`` on every frame grabbed until both FLASH phases of the cursor at
+        ``cell`` (its top-left pixel in two colours) have been seen; returns the count."""
+        x, y = PROFILE.geometry.board.cell_origin(*cell)
+        phases: set[tuple[int, ...]] = set()
+        deadline = time.monotonic() + self.wall(3 * FLASH_FRAMES) + 0.5
+        seen = 0
+        while len(phases) < 2:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the cursor at {cell} does not flash")
+            frame = self.frame()
+            check(frame)
+            phases.add(tuple(self.vision.pixel(frame, x, y)))
+            seen += 1
+        return seen
+
+    def act_at(self, cell: Cell, expect: Board) -> np.ndarray:
+        """Move to ``cell``, press SPACE, and wait until the board reads ``expect``."""
+        self.move_to(cell)
+        self.press(PROFILE.keys.act)
+        return self.wait_for(lambda f: self.vision.board(f) == expect, 20, f"board\n{expect}")
+
+
+def movie_frames(fmf: Path, out_dir: Path) -> list[np.ndarray]:
+    """Every emulated frame of a Fuse movie (FMF), via fmfconv, as 320x240 RGB arrays."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    subprocess.run(
+        ["fmfconv", "-y", "-f", "raw", str(fmf), str(out_dir / "f.png")],
+        check=True,
+        capture_output=True,
+    )
+    return [np.asarray(Image.open(p).convert("RGB")) for p in sorted(out_dir.glob("f*.png"))]
