@@ -92,6 +92,25 @@ class Start:
 
 
 @dataclass(frozen=True)
+class TextSpot:
+    """A text (or, with ``text`` empty, a field of ``width`` cells) at a character cell."""
+
+    row: int
+    col: int
+    text: str = ""
+    width: int = 0
+
+
+@dataclass(frozen=True)
+class Screens:
+    """Texts that identify whole screens, fields on them, and keys that skip them."""
+
+    marks: dict[str, TextSpot]
+    fields: dict[str, TextSpot]
+    skip: dict[str, str]
+
+
+@dataclass(frozen=True)
 class Profile:
     name: str
     description: str
@@ -103,6 +122,10 @@ class Profile:
     timing: Timing
     start: Start
     data: dict[str, Any]  # the merged raw settings, for --show-config and extensions
+    font: Path | None = None  # the screen font, when the game's text can be read
+    paper: tuple[int, int, int] = (0, 0, 0)
+    panel: dict[str, TextSpot] | None = None
+    screens: Screens | None = None
 
     def resolve(self, value: str) -> Path:
         """A path from the profile, relative to the repository root."""
@@ -173,6 +196,15 @@ def _grid(value: dict[str, Any]) -> Grid:
     return Grid(_point(value["origin"]), int(value["cell"]), int(value["rows"]), int(value["cols"]))
 
 
+def _spot(value: dict[str, Any]) -> TextSpot:
+    return TextSpot(
+        int(value["row"]),
+        int(value["col"]),
+        str(value.get("text", "")),
+        int(value.get("width", len(str(value.get("text", ""))))),
+    )
+
+
 def _build(data: dict[str, Any], path: Path) -> Profile:
     g = data["geometry"]
     geometry = Geometry(
@@ -209,6 +241,22 @@ def _build(data: dict[str, Any], path: Path) -> Profile:
     )
     s = data["start"]
     start = Start(tuple(s["sequence"]), tuple(s["code"]), float(s["loaded_wait"]), str(s["name"]))
+    text = data.get("text", {})
+    font = text.get("font")
+    sc = data.get("screens")
+    screens = None
+    if sc is not None:
+        screens = Screens(
+            marks={k: _spot(v) for k, v in sc.items() if k not in ("fields", "skip")},
+            fields={k: _spot(v) for k, v in sc.get("fields", {}).items()},
+            skip={k: str(v) for k, v in sc.get("skip", {}).items()},
+        )
+    extra = {
+        "font": (Path(font) if Path(font).is_absolute() else REPO_ROOT / font) if font else None,
+        "paper": tuple(int(c) for c in text.get("paper", (0, 0, 0))),
+        "panel": {k: _spot(v) for k, v in data["panel"].items()} if "panel" in data else None,
+        "screens": screens,
+    }
     return Profile(
         name=str(data["name"]),
         description=str(data.get("description", "")),
@@ -220,6 +268,7 @@ def _build(data: dict[str, Any], path: Path) -> Profile:
         timing=timing,
         start=start,
         data=data,
+        **extra,  # type: ignore[arg-type]
     )
 
 

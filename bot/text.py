@@ -34,13 +34,16 @@ class TextReader:
     scale: int = 1
     paper: tuple[int, int, int] = (0, 0, 0)
 
-    def cells(self, frame: np.ndarray) -> np.ndarray:
-        """(24, 32, 8) uint8: each character cell's 8 row bytes (bit 7 = leftmost)."""
+    def cells(
+        self, frame: np.ndarray, row: int = 0, col: int = 0, rows: int = ROWS, cols: int = COLS
+    ) -> np.ndarray:
+        """(rows, cols, 8) uint8: the 8 row bytes (bit 7 = leftmost) of each character
+        cell of the block whose top-left cell is (``col``, ``row``)."""
         s = self.scale
-        x0, y0 = SCREEN[0] * s, SCREEN[1] * s
-        screen = frame[y0 + s // 2 : y0 + 192 * s : s, x0 + s // 2 : x0 + 256 * s : s]
-        ink = (screen != np.array(self.paper, dtype=screen.dtype)).any(axis=2)
-        bits = ink.reshape(ROWS, 8, COLS, 8).transpose(0, 2, 1, 3)
+        x0, y0 = (SCREEN[0] + 8 * col) * s, (SCREEN[1] + 8 * row) * s
+        block = frame[y0 + s // 2 : y0 + 8 * rows * s : s, x0 + s // 2 : x0 + 8 * cols * s : s]
+        ink = (block != np.array(self.paper, dtype=block.dtype)).any(axis=2)
+        bits = ink.reshape(rows, 8, cols, 8).transpose(0, 2, 1, 3)
         return np.packbits(bits, axis=3)[..., 0]
 
     def lines(self, frame: np.ndarray) -> list[str]:
@@ -57,8 +60,5 @@ class TextReader:
 
     def field(self, frame: np.ndarray, row: int, col: int, width: int) -> str:
         """The text in ``width`` cells from (``col``, ``row``)."""
-        cells = self.cells(frame)
-        return "".join(
-            self.font.match(tuple(int(b) for b in cells[row, c])) or UNKNOWN
-            for c in range(col, col + width)
-        )
+        cells = self.cells(frame, row, col, 1, width)[0]
+        return "".join(self.font.match(tuple(int(b) for b in cell)) or UNKNOWN for cell in cells)

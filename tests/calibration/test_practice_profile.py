@@ -1,0 +1,29 @@
+"""The practice profile must say exactly what the practice game draws (game/layout.toml)."""
+
+from bot.profile import load_profile
+from game.font import FONT_FILE
+from game.layout import load_layout
+
+PROFILE = load_profile("practice")
+LAYOUT = load_layout()
+
+
+def test_panel_fields_are_where_the_game_draws_them():
+    for name, spot in PROFILE.panel.items():
+        field = LAYOUT.fields[name]
+        assert (spot.row, spot.col, spot.width) == (field.row, field.col, field.width), name
+
+
+def test_screen_marks_are_texts_the_game_draws_there():
+    drawn = [t for texts in LAYOUT.screens.values() for t in texts] + list(LAYOUT.messages.values())
+    for name, spot in PROFILE.screens.marks.items():
+        assert any((t.row, t.col, t.text) == (spot.row, spot.col, spot.text) for t in drawn), (
+            f"{name}: {spot.text!r} is not drawn at column {spot.col}, row {spot.row}"
+        )
+    for name, spot in PROFILE.screens.fields.items():
+        field = LAYOUT.fields[name]
+        assert (spot.row, spot.col, spot.width) == (field.row, field.col, field.width), name
+
+
+def test_the_font_is_the_games():
+    assert PROFILE.font.samefile(FONT_FILE)
