@@ -19,6 +19,7 @@ from solvers.propagation import State, decide, propagate
 from solvers.stones import StoneGraph
 
 Bits = dict[int, int]
+Branch = tuple[State, int | None]
 Key = tuple[int, int]
 
 
@@ -41,6 +42,24 @@ class Search:
     def _pick(self, clusters: list[int]) -> int:
         """The largest undecided cluster: its bit settles the most stones either way."""
         return max(clusters, key=lambda c: len(self.g.clusters[c]))
+
+    def _choose(self, st: State, clusters: list[int]) -> tuple[int, list[Branch]]:
+        """The cluster to branch on, with both of its branches already propagated.
+
+        Every undecided cluster is probed both ways: one with a value that fails at once
+        is taken (its other value is then forced); otherwise the one whose weaker branch
+        still settles the most stones, so that both branches make progress.
+        """
+        best: tuple[int, int, list[Branch]] | None = None
+        for c in sorted(clusters, key=lambda c: -len(self.g.clusters[c])):
+            tries = [self._branch(st, c, bit) for bit in (0, 1)]
+            if tries[0][1] is not None or tries[1][1] is not None:
+                return c, tries
+            left = max(child.open_mask.bit_count() for child, _ in tries)
+            if best is None or left < best[0]:
+                best = (left, c, tries)
+        assert best is not None
+        return best[1], best[2]
 
     def _branch(self, st: State, cluster: int, bit: int) -> tuple[State, int | None]:
         """A copy of ``st`` with ``cluster`` set to ``bit`` and its forced moves.
@@ -77,10 +96,9 @@ class Search:
         if not count_ok(self.g, st, group, clusters) or not can_all_settle(self.g, st, group):
             self.memo[key] = 0
             return 0, st.boundary(self.g, group)
-        cluster = self._pick(clusters)
+        cluster, tries = self._choose(st, clusters)
         mine = 1 << cluster
         total, because = 0, 0
-        tries = [self._branch(st, cluster, bit) for bit in (0, 1)]
         # Try first the value whose forced moves settle more: it is more often right.
         tries.sort(key=lambda t: t[0].open_mask.bit_count() if t[1] is None else 1 << 30)
         for child, failed in tries:
