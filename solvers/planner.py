@@ -23,6 +23,14 @@ class PlanError(ValueError):
     """A plan that does not build the target."""
 
 
+class Unsolvable(ValueError):
+    """A target that no plan builds; ``reason`` says why."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
 @dataclass(frozen=True)
 class Verdict:
     """A verified ``plan`` (first move first), or the ``reason`` there is none."""
