@@ -100,7 +100,7 @@ def test_both_move_rules_agree_on_a_target_with_two_solutions():
 
 
 @pytest.mark.parametrize("orientations", [64, 0], ids=["fixed-orientations", "forward-rule"])
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(case=small_targets(), wrap=st.booleans())
 def test_fewest_presses_agrees_with_brute_force_over_all_orders(case, wrap, orientations):
     target, start = case
