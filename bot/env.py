@@ -16,6 +16,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from bot.keys import KeyDriver
+from bot.screens import ScreenReader
 from bot.vision import Unreadable, Vision
 from solvers.board import Board, Cell
 
@@ -36,7 +37,13 @@ class Observation:
 
     frame: np.ndarray
     vision: Vision
+    screens: ScreenReader | None = None
     at: float = field(default_factory=time.monotonic)
+
+    @cached_property
+    def screen(self) -> str | None:
+        """The named screen shown (title, code, time_up, ...) when the profile can read text."""
+        return self.screens.which(self.frame) if self.screens else None
 
     @cached_property
     def level_shown(self) -> bool:
@@ -82,13 +89,16 @@ class LogoEnv:
     def __init__(self, console: Console, poll_s: float = 0.002) -> None:
         self.console = console
         self.poll_s = poll_s
+        vision = console.vision
+        reader = ScreenReader(vision.profile, vision.scale)
+        self.screens = reader if reader.available else None
 
     @property
     def vision(self) -> Vision:
         return self.console.vision
 
     def observe(self) -> Observation:
-        return Observation(self.console.frame(), self.console.vision)
+        return Observation(self.console.frame(), self.console.vision, self.screens)
 
     def wait_for(self, expect: Expectation, timeout_frames: float) -> tuple[Observation, bool]:
         """Poll frames until ``expect`` holds or ``timeout_frames`` emulated frames pass."""
@@ -115,7 +125,7 @@ class LogoEnv:
             obs, met = self.wait_for(expect, timeout_frames)
         return StepResult(obs, met, tuple(keys), started, time.monotonic())
 
-    def note(self, kind: str, **data: Any) -> None:
+    def note(self, event: str, **data: Any) -> None:
         """An agent-level event (plan, correction, ...); wrappers record it."""
 
     def close(self) -> None:
@@ -142,8 +152,8 @@ class EnvWrapper:
     ) -> StepResult:
         return self.env.step(keys, expect, timeout_frames)
 
-    def note(self, kind: str, **data: Any) -> None:
-        self.env.note(kind, **data)
+    def note(self, event: str, **data: Any) -> None:
+        self.env.note(event, **data)
 
     def close(self) -> None:
         self.env.close()

@@ -1,13 +1,13 @@
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from solver_brute_force import plans, presses
 
 import solvers.order as order
 from solvers.board import Board, play
 from solvers.levels import parse_level
 from solvers.order import fewest_presses, keys_for, presses_of
 from solvers.planner import Unsolvable, verify
+from tests.solvers.solver_brute_force import plans, presses
 
 LEVEL_1 = "6 10\n..........\n....2.....\n...212....\n....2.....\n..........\n..........\n"
 LEVEL_2 = "6 10\n..........\n.....1....\n....111...\n...11111..\n....111...\n.....1....\n"

@@ -5,11 +5,11 @@ import re
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from solver_brute_force import orientation, orientations, plans
 
 from solvers.board import Board, play
 from solvers.levels import parse_level
 from solvers.planner import PlanError, count_solutions, solutions, solve, verify
+from tests.solvers.solver_brute_force import orientation, orientations, plans
 
 LEVEL_1 = "6 10\n..........\n....2.....\n...212....\n....2.....\n..........\n..........\n"
 LEVEL_2 = "6 10\n..........\n.....1....\n....111...\n...11111..\n....111...\n.....1....\n"

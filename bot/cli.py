@@ -1,0 +1,60 @@
+"""``logo-bot``: play Logo: Part 1 in Fuse by itself. One module per command."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+from bot.errors import BotError
+
+COMMANDS = {
+    "walkthrough": "play a range of levels (all 100 by default) unattended",
+    "level": "play one level, reaching it through the nearest code",
+    "show": "read a screen (live Fuse or a PNG): target, board, cursor and the plan",
+    "calibrate": "check a calibration profile on a screen and draw what it read",
+}
+
+USAGE = """usage: logo-bot COMMAND [options]
+
+Plays the ZX Spectrum puzzle game Logo: Part 1 by itself in the Fuse emulator:
+it reads the screen, plans the moves, presses the keys and checks what happened.
+
+commands:
+{commands}
+
+Run 'logo-bot COMMAND --help' for a command's options. Examples:
+  logo-bot walkthrough                   all 100 levels of the bundled practice game
+  logo-bot walkthrough --levels 1-10 --speed 200
+  logo-bot level 94 --display :0         watch level 94 on your own screen
+  logo-bot walkthrough --tape LOGO.TAP --profile logo-part1
+"""
+
+
+def usage() -> str:
+    width = max(len(c) for c in COMMANDS)
+    lines = [f"  {name.ljust(width)}  {text}" for name, text in COMMANDS.items()]
+    return USAGE.format(commands="\n".join(lines))
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        print(usage())
+        return 0 if argv else 2
+    command, rest = argv[0], argv[1:]
+    if command not in COMMANDS:
+        print(f"logo-bot: unknown command {command!r}\n\n{usage()}", file=sys.stderr)
+        return 2
+    module = importlib.import_module(f"bot.commands.{command}")
+    try:
+        return module.main(rest)
+    except BotError as exc:
+        print(f"logo-bot {command}: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print(f"\nlogo-bot {command}: stopped by Ctrl-C", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""One module per ``logo-bot`` command, each with ``main(argv) -> int``."""

@@ -1,0 +1,123 @@
+"""Options shared by the commands, and turning them into a profile and a session."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import re
+import sys
+from pathlib import Path
+
+from bot.errors import BotError
+from bot.profile import Profile, load_profile, show_config
+from bot.session import SessionOptions
+
+
+def add_profile_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("calibration profile")
+    group.add_argument(
+        "--profile",
+        default="practice",
+        metavar="NAME|FILE",
+        help="calibration profile: 'practice' (the bundled game, default), 'logo-part1' "
+        "(the original tape) or a profile.toml file",
+    )
+    group.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override one profile setting, e.g. --set keys.reset=z (repeatable)",
+    )
+    group.add_argument(
+        "--show-config",
+        action="store_true",
+        help="print the profile with every override applied, then exit",
+    )
+
+
+def add_game_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("emulator")
+    where = group.add_mutually_exclusive_group()
+    where.add_argument(
+        "--headless",
+        action="store_true",
+        default=None,
+        help="run Fuse on a private virtual display (Xvfb); the default when DISPLAY is unset",
+    )
+    where.add_argument("--display", metavar=":N", help="X display to show Fuse on")
+    group.add_argument(
+        "--scale", type=int, choices=(1, 2, 3), default=1, help="Fuse graphics filter (1x-3x)"
+    )
+    group.add_argument(
+        "--speed",
+        type=int,
+        default=100,
+        metavar="PERCENT",
+        help="emulation speed in percent (100 = real time; 200 halves every wait)",
+    )
+    group.add_argument("--snapshot", type=Path, metavar="FILE", help="load this .z80/.szx/.sna")
+    group.add_argument("--tape", type=Path, metavar="FILE", help="load this .tap/.tzx")
+    group.add_argument("--rom", type=Path, metavar="FILE", help="48K ROM (default: OpenSE BASIC)")
+    group.add_argument(
+        "--keys",
+        dest="key_backend",
+        choices=("xtest", "pyautogui"),
+        default="xtest",
+        help="how keys are sent (default: XTest through python-xlib)",
+    )
+    group.add_argument(
+        "--no-take-focus",
+        dest="take_focus",
+        action="store_false",
+        help="never take the keyboard focus back: pause and say so instead",
+    )
+    group.add_argument("--name", help="player name typed at the start (default: the profile's)")
+
+
+def add_output_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more log lines")
+
+
+def setup_logging(verbose: int) -> None:
+    level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+def profile_from(args: argparse.Namespace) -> Profile | None:
+    """The profile; with --show-config it is printed and None is returned."""
+    profile = load_profile(args.profile, args.overrides)
+    if args.show_config:
+        sys.stdout.write(show_config(profile))
+        return None
+    return profile
+
+
+def session_options(args: argparse.Namespace, **extra: object) -> SessionOptions:
+    if args.speed < 10 or args.speed > 5000:
+        raise BotError(f"--speed {args.speed}: choose 10..5000 percent")
+    return SessionOptions(
+        headless=True if args.headless else (False if args.display else None),
+        display=args.display,
+        scale=args.scale,
+        speed=args.speed,
+        snapshot=args.snapshot,
+        tape=args.tape,
+        rom=args.rom,
+        key_backend=args.key_backend,
+        take_focus=args.take_focus,
+        **extra,  # type: ignore[arg-type]
+    )
+
+
+def level_range(text: str, count: int) -> tuple[int, int]:
+    """``"1-100"``, ``"7"`` or ``"10-"`` -> (first, last) within 1..count."""
+    m = re.fullmatch(r"\s*(\d+)\s*(?:(-)\s*(\d*)\s*)?", text)
+    if not m:
+        raise BotError(f"--levels {text!r}: write a level or a range such as 1-100 or 10-")
+    first = int(m.group(1))
+    last = int(m.group(3)) if m.group(3) else (count if m.group(2) else first)
+    if not 1 <= first <= last <= count:
+        raise BotError(f"--levels {text!r}: levels run from 1 to {count}, first <= last")
+    return first, last

@@ -1,0 +1,181 @@
+"""``logo-bot show``: read one screen and print the target, board, cursor and plan."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from bot.commands.common import (
+    add_game_options,
+    add_output_options,
+    add_profile_options,
+    profile_from,
+    session_options,
+    setup_logging,
+)
+from bot.errors import BotError
+from bot.profile import Profile
+from bot.vision import Unreadable, Vision
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="logo-bot show",
+        description="Read a screen of the game and print what the bot sees: the target, "
+        "the main board, the cursor, and the fewest-keypress plan from there. The screen is "
+        "a PNG (--screenshot), the Fuse window already open on the display, or (--launch) a "
+        "game the command starts itself.",
+        epilog="examples:\n"
+        "  logo-bot show --screenshot frame.png\n"
+        "  logo-bot show                    the Fuse window on $DISPLAY\n"
+        "  logo-bot show --launch --level 6 --headless",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--screenshot", type=Path, metavar="PNG", help="read this image")
+    src.add_argument("--launch", action="store_true", help="start the game and read level 1")
+    p.add_argument("--level", type=int, default=1, help="with --launch: the level to reach")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    add_profile_options(p)
+    add_game_options(p)
+    add_output_options(p)
+    return p
+
+
+def load_png(path: Path) -> np.ndarray:
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path) as image:
+            return np.asarray(image.convert("RGB"))
+    except FileNotFoundError:
+        raise BotError(f"no such screenshot: {path}") from None
+    except (UnidentifiedImageError, OSError) as exc:
+        raise BotError(f"{path} is not an image: {exc}") from None
+
+
+def describe(profile: Profile, frame: np.ndarray) -> dict[str, object]:
+    """Every reading of ``frame`` (or why it could not be read) and the plan."""
+    from solvers.order import fewest_presses
+    from solvers.planner import solve
+
+    out: dict[str, object] = {}
+    try:
+        vision = Vision.for_frame(profile, frame)
+    except Unreadable as exc:
+        return {"error": exc.reason}
+    out["scale"] = vision.scale
+    out["level_shown"] = vision.level_shown(frame)
+    for name, reader in (
+        ("target", vision.preview),
+        ("board", vision.board),
+        ("cursor", vision.cursor),
+    ):
+        try:
+            value = reader(frame)
+            out[name] = str(value).splitlines() if name != "cursor" else list(value)
+        except Unreadable as exc:
+            out[name + "_error"] = exc.reason
+    if "target" in out:
+        target = vision.preview(frame)
+        verdict = solve(target)
+        if not verdict.solved:
+            out["unsolvable"] = verdict.reason
+        else:
+            start = tuple(out.get("cursor", (1, 1)))
+            ordering = fewest_presses(target, start=start, wrap=profile.keys.wrap)
+            out["plan"] = [list(cell) for cell in ordering.plan]
+            out["presses"] = ordering.presses
+            out["lower_bound"] = ordering.lower_bound
+            out["optimal"] = ordering.optimal
+    return out
+
+
+def text(info: dict[str, object]) -> str:
+    if "error" in info:
+        return f"not the game: {info['error']}"
+    lines = [f"scale {info['scale']}x, level on screen: {'yes' if info['level_shown'] else 'no'}"]
+    for name in ("target", "board"):
+        if name in info:
+            lines += [f"{name}:"] + [f"  {row}" for row in info[name]]  # type: ignore[union-attr]
+        else:
+            lines.append(f"{name}: unreadable ({info[name + '_error']})")
+    cursor = info.get("cursor")
+    lines.append(
+        f"cursor: {cursor[0]} {cursor[1]}"
+        if cursor
+        # type: ignore[index]
+        else f"cursor: unreadable ({info.get('cursor_error')})"
+    )
+    if "unsolvable" in info:
+        lines.append(f"the target cannot be solved: {info['unsolvable']}")
+    elif "plan" in info:
+        optimal = "proven fewest" if info["optimal"] else f"lower bound {info['lower_bound']}"
+        lines.append(f"plan ({info['presses']} key presses, {optimal}):")
+        lines += [f"  {r} {c}" for r, c in info["plan"]]  # type: ignore[union-attr]
+    return "\n".join(lines)
+
+
+def live_frame(args: argparse.Namespace) -> np.ndarray:
+    """A frame of the one Fuse window already open on the display."""
+    import os
+
+    from bot.screen import open_grabber
+    from bot.window import find_fuse_window, fuse_windows
+    from bot.xserver import open_display
+
+    display = args.display or os.environ.get("DISPLAY")
+    if not display:
+        raise BotError("no display to look at", hint="use --screenshot PNG or --launch")
+    dpy = open_display(display)
+    try:
+        window = find_fuse_window(dpy)
+        if window is None:
+            count = len(fuse_windows(dpy))
+            raise BotError(
+                f"{'no' if count == 0 else count} Fuse windows on {display}",
+                hint="start Fuse with the game, or use --launch or --screenshot",
+            )
+        window_id = window.id
+    finally:
+        dpy.close()
+    with open_grabber(display, window_id) as grabber:
+        return grabber.grab()
+
+
+def launched_frame(args: argparse.Namespace, profile: Profile) -> np.ndarray:
+    from bot.env import LogoEnv
+    from bot.session import Session
+    from bot.walkthrough import Walkthrough
+
+    with Session.open(profile, session_options(args)) as session:
+        walk = Walkthrough(session, LogoEnv(session), profile, args.level, args.level, args.name)
+        level = walk.enter(args.level)
+        while True:
+            obs = walk.player.wait_level()
+            if level >= args.level:
+                return obs.frame
+            walk.player.play_level(obs)
+            walk.wait_transition()
+            level += 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(sys.argv[1:] if argv is None else argv)
+    setup_logging(args.verbose)
+    profile = profile_from(args)
+    if profile is None:
+        return 0
+    if args.screenshot:
+        frame = load_png(args.screenshot)
+    elif args.launch:
+        frame = launched_frame(args, profile)
+    else:
+        frame = live_frame(args)
+    info = describe(profile, frame)
+    print(json.dumps(info, indent=2) if args.json else text(info))
+    return 0 if "plan" in info else 1

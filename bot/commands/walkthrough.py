@@ -1,0 +1,91 @@
+"""``logo-bot walkthrough``: play a range of levels unattended."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from bot.codes import code_table, level_of_code
+from bot.commands.common import (
+    add_game_options,
+    add_output_options,
+    add_profile_options,
+    level_range,
+    profile_from,
+    session_options,
+    setup_logging,
+)
+from bot.env import LogoEnv
+from bot.errors import BotError
+from bot.progress import Progress, clock
+from bot.session import Session
+from bot.walkthrough import RunReport, Walkthrough
+
+
+def parser(prog: str = "logo-bot walkthrough") -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog=prog,
+        description="Start Fuse, enter the game and play the levels unattended, checking "
+        "every move on screen and correcting lost or doubled key presses.",
+        epilog="examples:\n"
+        "  logo-bot walkthrough                       all 100 practice levels\n"
+        "  logo-bot walkthrough --levels 11-20 --speed 200\n"
+        "  logo-bot walkthrough --from-code CUNEB     from the level that code starts\n"
+        "  logo-bot walkthrough --tape LOGO.TAP --profile logo-part1",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "--levels",
+        default=None,
+        metavar="RANGE",
+        help="levels to play: N, FIRST-LAST or FIRST- (default: all)",
+    )
+    p.add_argument("--from-code", metavar="CODE", help="start at the level this code opens")
+    add_profile_options(p)
+    add_game_options(p)
+    add_output_options(p)
+    return p
+
+
+def summary(report: RunReport) -> str:
+    lines = [
+        f"{report.status}: {report.levels_done}/{report.last - report.first + 1} levels "
+        f"({report.first}-{report.last}) in {clock(report.seconds)}",
+        f"keys sent {report.keys_sent} (fewest possible {report.planned_presses}), "
+        f"restarts {report.restarts}",
+    ]
+    if report.corrections:
+        lines.append(
+            "corrections: " + ", ".join(f"{k} {v}" for k, v in sorted(report.corrections.items()))
+        )
+    failed = [r for r in report.results.values() if r.status != "done"]
+    lines += [f"level {r.level} failed: {r.reason}" for r in failed]
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace, first: int | None = None, last: int | None = None) -> int:
+    setup_logging(args.verbose)
+    profile = profile_from(args)
+    if profile is None:
+        return 0
+    count = int(profile.game.get("level_count", 100))
+    if first is None:
+        if args.from_code:
+            first, last = level_of_code(args.from_code, code_table(profile)), count
+            if args.levels:
+                last = level_range(args.levels, count)[1]
+        else:
+            first, last = level_range(args.levels or f"1-{count}", count)
+    assert last is not None
+    if not 1 <= first <= last <= count:
+        raise BotError(f"level {first}: this game's levels run from 1 to {count}")
+    progress = Progress(last - first + 1)
+    with Session.open(profile, session_options(args)) as session:
+        walk = Walkthrough(session, LogoEnv(session), profile, first, last, args.name, progress)
+        report = walk.run()
+    progress.finish(summary(report))
+    return 0 if report.status == "complete" else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run(parser().parse_args(sys.argv[1:] if argv is None else argv))

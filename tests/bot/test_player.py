@@ -1,0 +1,47 @@
+import pytest
+
+from bot.env import LogoEnv
+from bot.player import Player, move_keys
+from bot.profile import load_profile
+from solvers.board import Board
+from tests.bot.fake_game import FakeGame
+
+PROFILE = load_profile("practice")
+LEVEL_1 = Board.from_rows(
+    ["..........", "....2.....", "...212....", "....2.....", "..........", ".........."]
+)
+LEVEL_2 = Board.from_rows(
+    ["..........", ".....1....", "....111...", "...11111..", "....111...", ".....1...."]
+)
+
+
+def play(game: FakeGame):
+    return Player(LogoEnv(game, poll_s=0.0), PROFILE, settle_frames=2).play_level()
+
+
+def test_move_keys_without_and_with_wrap():
+    keys = PROFILE.keys
+    assert move_keys(keys, (1, 1), (3, 4), 6, 10) == ["a", "a", "p", "p", "p"]
+    assert move_keys(keys, (3, 4), (1, 1), 6, 10) == ["q", "q", "o", "o", "o"]
+    wrapping = load_profile("practice", ["keys.wrap=true"]).keys
+    assert move_keys(wrapping, (1, 1), (6, 10), 6, 10) == ["q", "o"]
+
+
+@pytest.mark.parametrize("target", [LEVEL_1, LEVEL_2])
+def test_clean_play_uses_exactly_the_planned_presses(target):
+    game = FakeGame(PROFILE, target)
+    report = play(game)
+    assert game.done and game.board == target
+    assert report.end_board == target
+    assert report.keys_sent == report.planned_presses == game.presses
+    assert not report.corrections
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_lost_and_doubled_presses_are_corrected(seed):
+    game = FakeGame(PROFILE, LEVEL_2, drop=0.2, double=0.05, seed=seed)
+    report = play(game)
+    assert game.done and game.board == LEVEL_2
+    assert game.dropped > 0
+    assert sum(report.corrections.values()) > 0
+    assert report.keys_sent > report.planned_presses
