@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.errors import BotError
+from bot.errors import BotError, UsageError
 from bot.profile import Profile
 from solvers.levels import LevelFormatError, load_level_list
 
@@ -32,7 +32,7 @@ def level_of_code(code: str, table: dict[int, str]) -> int:
     for level, known in table.items():
         if known.upper() == code.upper():
             return level
-    raise BotError(
+    raise UsageError(
         f"{code!r} is not a level code of this game",
         hint=f"known codes start levels {', '.join(str(n) for n in sorted(table))}"
         if table

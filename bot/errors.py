@@ -17,6 +17,12 @@ class BotError(Exception):
         super().__init__(message if hint is None else f"{message}\n  what to do: {hint}")
 
 
+class UsageError(BotError):
+    """Arguments that do not make sense (a level out of range, an unknown code)."""
+
+    exit_code = 2
+
+
 class DisplayError(BotError):
     """No usable X display (none set, cannot be opened, Wayland, no Xvfb)."""
 

@@ -8,7 +8,7 @@ import re
 import sys
 from pathlib import Path
 
-from bot.errors import BotError
+from bot.errors import UsageError
 from bot.profile import Profile, load_profile, show_config
 from bot.session import SessionOptions
 
@@ -96,7 +96,7 @@ def profile_from(args: argparse.Namespace) -> Profile | None:
 
 def session_options(args: argparse.Namespace, **extra: object) -> SessionOptions:
     if args.speed < 10 or args.speed > 5000:
-        raise BotError(f"--speed {args.speed}: choose 10..5000 percent")
+        raise UsageError(f"--speed {args.speed}: choose 10..5000 percent")
     return SessionOptions(
         headless=True if args.headless else (False if args.display else None),
         display=args.display,
@@ -115,9 +115,9 @@ def level_range(text: str, count: int) -> tuple[int, int]:
     """``"1-100"``, ``"7"`` or ``"10-"`` -> (first, last) within 1..count."""
     m = re.fullmatch(r"\s*(\d+)\s*(?:(-)\s*(\d*)\s*)?", text)
     if not m:
-        raise BotError(f"--levels {text!r}: write a level or a range such as 1-100 or 10-")
+        raise UsageError(f"--levels {text!r}: write a level or a range such as 1-100 or 10-")
     first = int(m.group(1))
     last = int(m.group(3)) if m.group(3) else (count if m.group(2) else first)
     if not 1 <= first <= last <= count:
-        raise BotError(f"--levels {text!r}: levels run from 1 to {count}, first <= last")
+        raise UsageError(f"--levels {text!r}: levels run from 1 to {count}, first <= last")
     return first, last

@@ -16,7 +16,7 @@ from bot.commands.common import (
     setup_logging,
 )
 from bot.env import LogoEnv
-from bot.errors import BotError
+from bot.errors import UsageError
 from bot.progress import Progress, clock
 from bot.session import Session
 from bot.walkthrough import RunReport, Walkthrough
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace, first: int | None = None, last: int | None = N
             first, last = level_range(args.levels or f"1-{count}", count)
     assert last is not None
     if not 1 <= first <= last <= count:
-        raise BotError(f"level {first}: this game's levels run from 1 to {count}")
+        raise UsageError(f"level {first}: this game's levels run from 1 to {count}")
     progress = Progress(last - first + 1)
     with Session.open(profile, session_options(args)) as session:
         walk = Walkthrough(session, LogoEnv(session), profile, first, last, args.name, progress)
