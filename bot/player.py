@@ -12,14 +12,13 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from solvers.order import fewest_presses
-from solvers.planner import solve
-
 from bot.env import EnvWrapper, LogoEnv, Observation
 from bot.errors import BotError
 from bot.profile import Keys, Profile
 from bot.vision import Unreadable
 from solvers.board import Board, Cell, act
+from solvers.order import fewest_presses
+from solvers.planner import solve
 
 
 class LevelFailed(BotError):
