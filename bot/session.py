@@ -66,6 +66,25 @@ def fuse_config(profile: Profile, options: SessionOptions) -> FuseConfig:
     )
 
 
+@dataclass(frozen=True)
+class Segment:
+    """One run of Fuse within a session (a restart starts the next one) and its files."""
+
+    number: int
+    started_at: float  # time.monotonic() when Fuse was started
+    started_wall: float  # time.time() at the same moment
+    speed: int
+    rzx: Path | None
+    movie: Path | None
+
+
+def segment_path(path: Path | None, number: int) -> Path | None:
+    """``run.rzx`` for the first segment, ``run-2.rzx`` for the second, ..."""
+    if path is None or number == 1:
+        return path
+    return path.with_name(f"{path.stem}-{number}{path.suffix}")
+
+
 @dataclass
 class Session:
     """The live game the bot plays; close it to stop Fuse (and Xvfb if it started one)."""
@@ -78,6 +97,7 @@ class Session:
     keys: KeyDriver
     vision: Vision
     frame_s: float
+    segments: list[Segment] = field(default_factory=list)
     _closed: bool = field(default=False, repr=False)
 
     @classmethod
@@ -118,6 +138,7 @@ class Session:
             Vision(profile, options.scale),
             FRAME_S * 100 / options.speed,
         )
+        session._add_segment()
         if config.tape is not None and _is_opense(config.rom):
             try:
                 session.type_load()
@@ -154,14 +175,35 @@ class Session:
         self.grabber.close()
         self.fuse.stop()
         log_dir = self.options.log_dir
-        self.fuse = Fuse.start(
+        number = len(self.segments) + 1
+        config = replace(
             self.fuse.config,
-            self.xserver.display,
-            log_path=log_dir / "fuse.log" if log_dir else None,
+            record=segment_path(self.options.record_rzx, number),
+            movie=segment_path(self.options.movie, number),
         )
+        self.fuse = Fuse.start(
+            config,
+            self.xserver.display,
+            log_path=log_dir / f"fuse-{number}.log" if log_dir else None,
+        )
+        self._add_segment()
         self.grabber = open_grabber(self.xserver.display, self.fuse.window_id)
         self.keys = make_keys(
             self.options, self.xserver.display, self.fuse.window_id, self.keys.timing
+        )
+
+    def _add_segment(self) -> None:
+        config = self.fuse.config
+        wall = time.time() - (time.monotonic() - self.fuse.started_at)
+        self.segments.append(
+            Segment(
+                len(self.segments) + 1,
+                self.fuse.started_at,
+                wall,
+                config.speed,
+                config.record,
+                config.movie,
+            )
         )
 
     def wait_frames(self, frames: float) -> None:
