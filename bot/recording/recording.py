@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import logging
 import os
+import signal
+import threading
 import time
 import tomllib
 from dataclasses import asdict, dataclass
@@ -55,6 +57,14 @@ class LevelStart:
     frame: int | None  # estimated from the wall clock
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, taken like Ctrl-C so that the run folder is finished all the same."""
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise Terminated("stopped by SIGTERM")
+
+
 def iso(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).isoformat(timespec="milliseconds")
 
@@ -85,6 +95,7 @@ class Recording:
         self.current_target: str | None = None
         self.current_cursor: tuple[int, int] | None = None
         self.movie_frames: dict[int, int] = {}
+        self._sigterm: Any = None
         self.frames_seen = None
         if options.annotate:
             from bot.recording.annotated import FrameStore
@@ -161,10 +172,16 @@ class Recording:
 
     # -- the end ----------------------------------------------------------------------------
     def __enter__(self) -> Recording:
+        if threading.current_thread() is threading.main_thread():
+            self._sigterm = signal.signal(signal.SIGTERM, _raise_terminated)
         return self
 
     def __exit__(self, kind: type | None, exc: BaseException | None, tb: object) -> None:
-        self.finish(exc)
+        try:
+            self.finish(exc)
+        finally:
+            if self._sigterm is not None:
+                signal.signal(signal.SIGTERM, self._sigterm)
 
     def finish(self, exc: BaseException | None = None) -> dict[str, Any]:
         """Write everything; returns run.json's content. Safe to interrupt once more: the
@@ -199,6 +216,8 @@ class Recording:
         return summary
 
     def _status(self, exc: BaseException | None) -> tuple[str, str | None]:
+        if isinstance(exc, Terminated):
+            return "aborted", "stopped by SIGTERM"
         if isinstance(exc, KeyboardInterrupt):
             return "aborted", "stopped by Ctrl-C"
         if exc is not None:
