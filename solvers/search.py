@@ -1,10 +1,11 @@
 """Branching over cluster bits where forced moves stall: decide, count, enumerate.
 
 A stalled state splits into independent groups of open stones. Each group is solved on
-its own: check the counting condition, pick an undecided cluster, try both bits with
-forced moves, and recurse into the groups that are left. Groups are memoised by their
-stones and what those stones still need, so the same sub-problem is never solved twice,
-and the solutions of a state are the products of its groups' solutions.
+its own: check the necessary conditions (``solvers.groups``), probe the undecided
+clusters both ways and pick one to branch on, and recurse into the groups that are left
+after its forced moves. Groups are memoised by their stones and what those stones still
+need, so the same sub-problem is never solved twice, and the solutions of a state are
+the products of its groups' solutions.
 
 A failure comes back with the mask of decisions it follows from; when the decision just
 tried is not among them, its other value would fail the same way and is skipped.
