@@ -17,6 +17,7 @@ from bot.errors import BotError
 from bot.profile import Keys, Profile
 from bot.vision import Unreadable
 from solvers.board import Board, Cell, act
+from solvers.cursor import moves
 from solvers.order import fewest_presses
 from solvers.planner import solve
 
@@ -46,16 +47,8 @@ class LevelReport:
 
 
 def move_keys(keys: Keys, start: Cell, goal: Cell, rows: int, cols: int) -> list[str]:
-    """The key presses that take the cursor from ``start`` to ``goal``."""
-    out: list[str] = []
-    for delta, size, fwd, back in (
-        (goal[0] - start[0], rows, keys.down, keys.up),
-        (goal[1] - start[1], cols, keys.right, keys.left),
-    ):
-        if keys.wrap and abs(delta) * 2 > size:
-            delta -= size if delta > 0 else -size
-        out += [fwd] * delta if delta > 0 else [back] * -delta
-    return out
+    """The profile's key presses that take the cursor from ``start`` to ``goal``."""
+    return [getattr(keys, step) for step in moves(start, goal, keys.wrap, (rows, cols))]
 
 
 class Player:
