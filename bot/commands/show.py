@@ -35,15 +35,29 @@ def parser() -> argparse.ArgumentParser:
         "  logo-bot show --launch --level 6 --headless",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    src = p.add_mutually_exclusive_group()
-    src.add_argument("--screenshot", type=Path, metavar="PNG", help="read this image")
-    src.add_argument("--launch", action="store_true", help="start the game and read level 1")
-    p.add_argument("--level", type=int, default=1, help="with --launch: the level to reach")
+    add_source_options(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     add_profile_options(p)
     add_game_options(p)
     add_output_options(p)
     return p
+
+
+def add_source_options(p: argparse.ArgumentParser) -> None:
+    """Where the screen comes from: a PNG, a game this command starts, else the live window."""
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--screenshot", type=Path, metavar="PNG", help="read this image")
+    src.add_argument("--launch", action="store_true", help="start the game and read a level")
+    p.add_argument("--level", type=int, default=1, help="with --launch: the level to reach")
+
+
+def source_frame(args: argparse.Namespace, profile: Profile) -> np.ndarray:
+    """The picture the options name (see ``add_source_options``)."""
+    if args.screenshot:
+        return load_png(args.screenshot)
+    if args.launch:
+        return launched_frame(args, profile)
+    return live_frame(args)
 
 
 def load_png(path: Path) -> np.ndarray:
@@ -170,12 +184,6 @@ def main(argv: list[str] | None = None) -> int:
     profile = profile_from(args)
     if profile is None:
         return 0
-    if args.screenshot:
-        frame = load_png(args.screenshot)
-    elif args.launch:
-        frame = launched_frame(args, profile)
-    else:
-        frame = live_frame(args)
-    info = describe(profile, frame)
+    info = describe(profile, source_frame(args, profile))
     print(json.dumps(info, indent=2) if args.json else text(info))
     return 0 if "plan" in info else 1
