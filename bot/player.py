@@ -44,6 +44,7 @@ class LevelReport:
     corrections: Counter[str] = field(default_factory=Counter)
     end_board: Board | None = None
     seconds: float = 0.0
+    plan_seconds: float = 0.0
 
 
 def move_keys(keys: Keys, start: Cell, goal: Cell, rows: int, cols: int) -> list[str]:
@@ -151,9 +152,11 @@ class Player:
         board = first.board
         if board.stone_count:
             raise LevelFailed(f"the level did not start with an empty board:\n{board}", first)
+        planning = time.monotonic()
         ordering = fewest_presses(target, start=cursor, wrap=self.keys.wrap)
         plan = tuple(ordering.plan)
         report = LevelReport(target, plan, ordering.presses, ordering.lower_bound, ordering.optimal)
+        report.plan_seconds = time.monotonic() - planning
         self.env.note(
             "plan",
             plan=plan,
