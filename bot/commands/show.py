@@ -19,6 +19,7 @@ from bot.commands.common import (
 )
 from bot.errors import BotError
 from bot.profile import Profile
+from bot.screens import ScreenReader
 from bot.vision import Unreadable, Vision
 
 
@@ -94,6 +95,11 @@ def describe(profile: Profile, frame: np.ndarray) -> dict[str, object]:
             out[name] = str(value).splitlines() if name != "cursor" else list(value)
         except Unreadable as exc:
             out[name + "_error"] = exc.reason
+    screens = ScreenReader(profile, vision.scale)
+    if screens.available:
+        out["screen"] = screens.which(frame)
+        if profile.panel:
+            out["panel"] = screens.panel(frame)
     if "target" in out:
         target = vision.preview(frame)
         verdict = solve(target)
@@ -118,6 +124,11 @@ def text(info: dict[str, object]) -> str:
             lines += [f"{name}:"] + [f"  {row}" for row in info[name]]  # type: ignore[union-attr]
         else:
             lines.append(f"{name}: unreadable ({info[name + '_error']})")
+    if info.get("screen"):
+        lines.append(f"screen: {info['screen']}")
+    if "panel" in info:
+        panel = info["panel"]
+        lines.append("panel: " + ", ".join(f"{k} {v}" for k, v in panel.items()))  # type: ignore[union-attr]
     cursor = info.get("cursor")
     lines.append(
         f"cursor: {cursor[0]} {cursor[1]}"
@@ -129,7 +140,9 @@ def text(info: dict[str, object]) -> str:
         lines.append(f"the target cannot be solved: {info['unsolvable']}")
     elif "plan" in info:
         optimal = "proven fewest" if info["optimal"] else f"lower bound {info['lower_bound']}"
-        lines.append(f"plan ({info['presses']} key presses, {optimal}):")
+        placed = sum(ch != "." for row in info.get("board", []) for ch in row)  # type: ignore[union-attr]
+        start = " for the level from an empty board" if placed else ""
+        lines.append(f"plan{start} ({info['presses']} key presses, {optimal}):")
         lines += [f"  {r} {c}" for r, c in info["plan"]]  # type: ignore[union-attr]
     return "\n".join(lines)
 
