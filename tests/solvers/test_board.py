@@ -50,3 +50,21 @@ def test_bump_cycles_through_one_to_four():
 def test_outside_cells_are_refused():
     with pytest.raises(RuleError, match="outside"):
         act(Board.empty(2, 2), (3, 1))
+
+
+def test_play_agrees_with_repeated_act_on_a_random_plan():
+    import random
+
+    rng = random.Random(7)
+    board = Board.from_rows(["2.3..", ".....", "4..1.", "....."])
+    empty = [c for c in ((r, k) for r in range(1, 5) for k in range(1, 6)) if board[c] == 0]
+    rng.shuffle(empty)
+    expected = board
+    for cell in empty:
+        expected = act(expected, cell)
+    assert play(board, empty) == expected
+
+
+def test_play_refuses_a_cell_taken_earlier_in_the_plan():
+    with pytest.raises(RuleError, match="cell 1 2 already holds a stone"):
+        play(Board.empty(2, 2), [(1, 2), (1, 1), (1, 2)])
