@@ -23,6 +23,14 @@ class PlanError(ValueError):
     """A plan that does not build the target."""
 
 
+class Unsolvable(ValueError):
+    """A target that no plan builds; ``reason`` says why."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
 @dataclass(frozen=True)
 class Verdict:
     """A verified ``plan`` (first move first), or the ``reason`` there is none."""
@@ -122,6 +130,11 @@ def count_solutions(target: Board, limit: int | None = None) -> int:
 
 def solve(target: Board) -> Verdict:
     """A verified plan for ``target``, or the reason no plan exists."""
-    for plan in solutions(target, limit=1):
-        return Verdict(plan)
-    return Verdict(None, explain(target))
+    g = stone_graph(target)
+    search = Search(g, limit=1)
+    st, conflict = start(g)
+    if conflict is None:
+        found = search.first(st, components(g, st, g.all_mask))
+        if found is not None:
+            return Verdict(_verified(target, plan_for(g, _all_bits(g, st.bits, found))))
+    return Verdict(None, explain(target, search))

@@ -234,9 +234,12 @@ def _stuck_group(g: StoneGraph, st: State, group_mask: int) -> str:
     )
 
 
-def explain(target: Board) -> str:
-    """A sentence saying why ``target`` has no plan (call only when it has none)."""
-    g = stone_graph(target)
+def explain(target: Board, search: Search | None = None) -> str:
+    """A sentence saying why ``target`` has no plan (call only when it has none).
+
+    ``search``: a search already run on the target, whose memo saves redoing it.
+    """
+    g = stone_graph(target) if search is None else search.g
     for check in (_value_too_high, _clashing_neighbours):
         reason = check(g)
         if reason:
@@ -248,7 +251,7 @@ def explain(target: Board) -> str:
     st, conflict = start(g)
     if conflict is not None:
         return _conflict_sentence(g, conflict)
-    search = Search(g, limit=1)
+    search = search or Search(g, limit=1)
     for group in sorted(components(g, st, g.all_mask), key=int.bit_count):
         if search.count_group(st, group)[0] == 0:
             return _stuck_group(g, st, group)

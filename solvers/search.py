@@ -19,6 +19,7 @@ from solvers.propagation import State, decide, propagate
 from solvers.stones import StoneGraph
 
 Bits = dict[int, int]
+Branch = tuple[State, int | None]
 Key = tuple[int, int]
 
 
@@ -29,6 +30,7 @@ class Search:
         self.g = g
         self.limit = limit
         self.memo: dict[Key, int] = {}
+        self.witness: dict[Key, Bits] = {}
         self.branches = 0
 
     def _cap(self, count: int) -> int:
@@ -38,9 +40,28 @@ class Search:
         """A group's stones and which of their neighbours are at the back fix its needs."""
         return group, st.back_mask & self.g.spread(group)
 
-    def _pick(self, clusters: list[int]) -> int:
-        """The largest undecided cluster: its bit settles the most stones either way."""
-        return max(clusters, key=lambda c: len(self.g.clusters[c]))
+    def _choose(self, st: State, clusters: list[int]) -> tuple[int, list[Branch]]:
+        """The cluster to branch on, with both of its branches already propagated.
+
+        Every undecided cluster is probed both ways: one with a value that fails at once
+        is taken (its other value is then forced); otherwise the one whose weaker branch
+        still settles the most stones, so that both branches make progress.
+        """
+        best: tuple[int, int, list[Branch]] | None = None
+        for c in sorted(clusters, key=lambda c: -len(self.g.clusters[c])):
+            tries = [self._branch(st, c, bit) for bit in (0, 1)]
+            if tries[0][1] is not None or tries[1][1] is not None:
+                return c, self._prefer(tries)
+            left = max(child.open_mask.bit_count() for child, _ in tries)
+            if best is None or left < best[0]:
+                best = (left, c, tries)
+        assert best is not None
+        return best[1], self._prefer(best[2])
+
+    @staticmethod
+    def _prefer(tries: list[Branch]) -> list[Branch]:
+        """The branch whose forced moves settle more first: it is more often right."""
+        return sorted(tries, key=lambda t: t[0].open_mask.bit_count() if t[1] is None else 1 << 30)
 
     def _branch(self, st: State, cluster: int, bit: int) -> tuple[State, int | None]:
         """A copy of ``st`` with ``cluster`` set to ``bit`` and its forced moves.
@@ -77,16 +98,16 @@ class Search:
         if not count_ok(self.g, st, group, clusters) or not can_all_settle(self.g, st, group):
             self.memo[key] = 0
             return 0, st.boundary(self.g, group)
-        cluster = self._pick(clusters)
+        cluster, tries = self._choose(st, clusters)
         mine = 1 << cluster
         total, because = 0, 0
-        tries = [self._branch(st, cluster, bit) for bit in (0, 1)]
-        # Try first the value whose forced moves settle more: it is more often right.
-        tries.sort(key=lambda t: t[0].open_mask.bit_count() if t[1] is None else 1 << 30)
         for child, failed in tries:
             if failed is None:
-                count, failed = self.count_groups(child, components(self.g, child, group))
+                below = components(self.g, child, group)
+                count, failed = self.count_groups(child, below)
                 if count:
+                    if key not in self.witness:
+                        self.witness[key] = self._witness(child, clusters, below)
                     total = self._cap(total + count)
                     if total == self.limit:
                         break
@@ -98,6 +119,18 @@ class Search:
             because |= failed & ~mine
         self.memo[key] = total
         return total, because
+
+    def _witness(self, child: State, clusters: list[int], below: list[int]) -> Bits:
+        bits = {c: child.bits[c] for c in clusters if child.bits[c] >= 0}
+        for sub in below:
+            bits.update(self.witness[self._key(child, sub)])
+        return bits
+
+    def first(self, st: State, groups: list[int]) -> Bits | None:
+        """The cluster bits of one solution below ``st``, or None when there is none."""
+        if self.count_groups(st, groups)[0] == 0:
+            return None
+        return self._witness(st, [], groups)
 
     def enumerate_groups(self, st: State, groups: list[int]) -> Iterator[Bits]:
         """Every solution's cluster bits decided below ``st``; ``st`` is left unchanged."""
@@ -113,9 +146,9 @@ class Search:
 
     def enumerate_group(self, st: State, group: int) -> Iterator[Bits]:
         clusters = open_clusters(self.g, st, group)
-        cluster = self._pick(clusters)
-        for bit in (0, 1):
-            child, failed = self._branch(st, cluster, bit)
+        # The same choice as counting made, so the groups below are found in the memo.
+        _, tries = self._choose(st, clusters)
+        for child, failed in tries:
             if failed is not None:
                 continue
             here = {c: child.bits[c] for c in clusters if child.bits[c] >= 0}

@@ -3,7 +3,7 @@ import random
 import re
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from solver_brute_force import orientation, orientations, plans
 
@@ -110,7 +110,7 @@ def changed(draw, max_side: int) -> Board:
     return Board(board.rows, board.cols, tuple(cells))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(played())
 def test_played_targets_up_to_32x32_are_solved_and_verified(target):
     verdict = solve(target)
@@ -126,10 +126,9 @@ def test_full_32x32_boards_are_solved_and_verified(seed):
     verify(target, solve(target).plan)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(changed(max_side=4))
 def test_changed_small_targets_agree_with_brute_force(target):
-    assume(target.stone_count <= 10)
     truth = orientations(target)
     verdict = solve(target)
     assert verdict.solved == bool(truth), verdict.reason
@@ -141,7 +140,15 @@ def test_changed_small_targets_agree_with_brute_force(target):
     assert {orientation(target, p) for p in solutions(target)} == truth
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=100, deadline=None)
+@given(played(max_side=9))
+def test_solutions_are_distinct_and_as_many_as_counted(target):
+    found = list(solutions(target, limit=50))
+    assert len(found) == count_solutions(target, limit=50)
+    assert len({orientation(target, p) for p in found}) == len(found)
+
+
+@settings(max_examples=150, deadline=None)
 @given(changed(max_side=16))
 def test_changed_targets_are_solved_or_explained(target):
     verdict = solve(target)

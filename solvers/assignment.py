@@ -1,0 +1,108 @@
+"""A minimum-cost assignment that can drop one row and one column cheaply.
+
+The Hungarian method by shortest augmenting paths with row and column potentials: a
+full solve costs O(m^3); dropping a matched row and a column afterwards frees at most
+one row and one column, which one augmenting path repairs in O(m^2). The potentials are
+a feasible dual, so ``value - row_potential[r] - col_potential[c]`` is a lower bound on
+the assignment left after dropping row ``r`` and column ``c``, without repairing it.
+"""
+
+from __future__ import annotations
+
+INFINITE = 10**6
+
+
+class Assignment:
+    """Rows and columns are ids into ``cost`` (a square list of lists)."""
+
+    __slots__ = ("col_of", "cols", "cost", "pot_col", "pot_row", "row_of", "value")
+
+    def __init__(self, cost: list[list[int]], rows: list[int], cols: list[int]) -> None:
+        if len(rows) != len(cols):
+            raise ValueError("an assignment needs as many rows as columns")
+        self.cost = cost
+        self.cols = list(cols)
+        size = len(cost)
+        self.pot_row = [0] * size
+        self.pot_col = [0] * size
+        self.row_of = [-1] * size  # column -> row
+        self.col_of = [-1] * size  # row -> column
+        self.value = 0
+        for r in rows:
+            self.value += self._augment(r)
+
+    def copy(self) -> Assignment:
+        twin = object.__new__(Assignment)
+        twin.cost = self.cost
+        twin.cols = self.cols[:]
+        twin.pot_row, twin.pot_col = self.pot_row[:], self.pot_col[:]
+        twin.row_of, twin.col_of = self.row_of[:], self.col_of[:]
+        twin.value = self.value
+        return twin
+
+    def bound_without(self, row: int, col: int) -> int:
+        """A lower bound on ``without(row, col).value`` from the potentials alone."""
+        return self.value - self.pot_row[row] - self.pot_col[col]
+
+    def without(self, row: int, col: int) -> Assignment:
+        """The optimal assignment once ``row`` and ``col`` are gone."""
+        twin = self.copy()
+        twin.cols.remove(col)
+        partner, other = twin.col_of[row], twin.row_of[col]
+        twin.col_of[row] = twin.row_of[col] = -1
+        twin.value -= twin.cost[row][partner]
+        if partner != col:
+            twin.row_of[partner] = twin.col_of[other] = -1
+            twin.value -= twin.cost[other][col]
+            twin.value += twin._augment(other)
+        return twin
+
+    def _augment(self, start: int) -> int:
+        """Match the free row ``start`` along a shortest augmenting path (Hungarian step);
+        returns how much the matched cost grew."""
+        cost, pot_row, pot_col = self.cost, self.pot_row, self.pot_col
+        row_of, col_of = self.row_of, self.col_of
+        size = len(cost)
+        slack = [INFINITE * 4] * size
+        via = [-1] * size
+        free = list(self.cols)
+        used: list[int] = []
+        col = -1  # the virtual column that holds ``start``
+        while True:
+            row = start if col < 0 else row_of[col]
+            line, base = cost[row], pot_row[row]
+            delta, pick = INFINITE * 8, 0
+            for i, c in enumerate(free):
+                reduced = line[c] - base - pot_col[c]
+                if reduced < slack[c]:
+                    slack[c] = reduced
+                    via[c] = col
+                    if reduced < delta:
+                        delta, pick = reduced, i
+                elif slack[c] < delta:
+                    delta, pick = slack[c], i
+            if delta:
+                pot_row[start] += delta
+                for c in used:
+                    pot_row[row_of[c]] += delta
+                    pot_col[c] -= delta
+                for c in free:
+                    slack[c] -= delta
+            col = free[pick]
+            free[pick] = free[-1]
+            free.pop()
+            used.append(col)
+            if row_of[col] < 0:
+                break
+        grown = 0
+        while col >= 0:
+            prev = via[col]
+            row = start if prev < 0 else row_of[prev]
+            old = row_of[col]
+            if old >= 0:
+                grown -= cost[old][col]
+            grown += cost[row][col]
+            row_of[col] = row
+            col_of[row] = col
+            col = prev
+        return grown

@@ -1,0 +1,71 @@
+"""The cursor: how many key presses a plan costs, and which keys to press.
+
+The cursor moves one cell per key press and each action is one more press. By default
+it stops at the board edges; with ``wrap`` it wraps round like a torus and always takes
+the shorter way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from solvers.board import Cell
+
+DEFAULT_KEYS = "qaop "  # up, down, left, right, act
+GAME_SIZE = (6, 10)
+
+
+def steps(a: Cell, b: Cell, wrap: bool = False, size: tuple[int, int] = GAME_SIZE) -> int:
+    """Key presses to move the cursor from ``a`` to ``b``."""
+    dr, dc = abs(a[0] - b[0]), abs(a[1] - b[1])
+    if wrap:
+        rows, cols = size
+        dr, dc = min(dr, rows - dr), min(dc, cols - dc)
+    return dr + dc
+
+
+def presses_of(
+    plan: Iterable[Cell],
+    start: Cell = (1, 1),
+    wrap: bool = False,
+    size: tuple[int, int] = GAME_SIZE,
+) -> int:
+    """Key presses for ``plan``: every cursor step plus one per action."""
+    total, at = 0, start
+    for cell in plan:
+        total += steps(at, cell, wrap, size) + 1
+        at = cell
+    return total
+
+
+def _axis(src: int, dst: int, length: int, wrap: bool, minus: str, plus: str) -> str:
+    forward = (dst - src) % length if wrap else None
+    if forward is None:
+        return (plus if dst > src else minus) * abs(dst - src)
+    backward = (src - dst) % length
+    return plus * forward if forward <= backward else minus * backward
+
+
+def keys_for(
+    plan: Iterable[Cell],
+    start: Cell = (1, 1),
+    wrap: bool = False,
+    keys: str = DEFAULT_KEYS,
+    size: tuple[int, int] = GAME_SIZE,
+) -> str:
+    """The key string that plays ``plan``: moves (rows first, then columns), then act.
+
+    ``keys`` names the up, down, left, right and act keys, in that order.
+    """
+    if len(keys) != 5:
+        raise ValueError(f"keys must name 5 keys (up, down, left, right, act), not {keys!r}")
+    up, down, left, right, act = keys
+    rows, cols = size
+    out: list[str] = []
+    at = start
+    for cell in plan:
+        out.append(_axis(at[0], cell[0], rows, wrap, up, down))
+        out.append(_axis(at[1], cell[1], cols, wrap, left, right))
+        out.append(act)
+        at = cell
+    return "".join(out)

@@ -1,0 +1,38 @@
+import itertools
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solvers.assignment import INFINITE, Assignment
+
+
+def cheapest(cost, rows, cols):
+    return min(
+        sum(cost[r][c] for r, c in zip(rows, perm, strict=True))
+        for perm in itertools.permutations(cols)
+    )
+
+
+@st.composite
+def matrices(draw):
+    size = draw(st.integers(1, 6))
+    entry = st.one_of(st.integers(0, 9), st.just(INFINITE))
+    return [[draw(entry) for _ in range(size)] for _ in range(size)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(matrices(), st.data())
+def test_assignment_and_its_shrinking_agree_with_brute_force(cost, data):
+    rows = list(range(len(cost)))
+    cols = list(range(len(cost)))
+    ap = Assignment(cost, rows, cols)
+    assert ap.value == cheapest(cost, rows, cols)
+    while len(rows) > 1:
+        row = data.draw(st.sampled_from(rows))
+        col = data.draw(st.sampled_from(cols))
+        bound = ap.bound_without(row, col)
+        ap = ap.without(row, col)
+        rows.remove(row)
+        cols.remove(col)
+        assert ap.value == cheapest(cost, rows, cols)
+        assert bound <= ap.value

@@ -1,0 +1,120 @@
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from solver_brute_force import plans, presses
+
+import solvers.order as order
+from solvers.board import Board, play
+from solvers.levels import parse_level
+from solvers.order import fewest_presses, keys_for, presses_of
+from solvers.planner import Unsolvable, verify
+
+LEVEL_1 = "6 10\n..........\n....2.....\n...212....\n....2.....\n..........\n..........\n"
+LEVEL_2 = "6 10\n..........\n.....1....\n....111...\n...11111..\n....111...\n.....1....\n"
+LEVEL_1_PLAN = ((4, 5), (3, 6), (3, 4), (2, 5), (3, 5))
+
+
+def test_presses_count_steps_and_actions():
+    # (1,1) -> (4,5): 3 + 4 steps; then 2, 2, 2 and 1 step; five actions.
+    assert presses_of(LEVEL_1_PLAN) == 7 + 2 + 2 + 2 + 1 + 5
+    assert presses_of(LEVEL_1_PLAN, start=(4, 5)) == 0 + 2 + 2 + 2 + 1 + 5
+    assert presses_of([(6, 10)], wrap=True) == 1 + 1 + 1
+    assert presses_of([]) == 0
+
+
+def test_keys_move_rows_then_columns_then_act():
+    assert keys_for([(2, 3), (2, 1)]) == "app oo "
+    assert keys_for([(1, 2)], start=(1, 1), keys="UDLRX") == "RX"
+    assert keys_for([(6, 10)], wrap=True) == "qo "
+    assert keys_for([(6, 10)], wrap=False) == "a" * 5 + "p" * 9 + " "
+    assert len(keys_for(LEVEL_1_PLAN)) == presses_of(LEVEL_1_PLAN)
+
+
+def test_keys_must_name_five_keys():
+    with pytest.raises(ValueError, match="5 keys"):
+        keys_for([(1, 1)], keys="qaop")
+
+
+@pytest.mark.parametrize("text", [LEVEL_1, LEVEL_2], ids=["level-1", "level-2"])
+def test_published_targets_get_a_proven_fewest_press_order(text):
+    target = parse_level(text)
+    result = fewest_presses(target, budget_s=10)
+    verify(target, result.plan)
+    assert result.optimal and result.presses == result.lower_bound
+    assert presses_of(result.plan) == result.presses
+
+
+def test_level_1_fewest_presses_matches_brute_force():
+    target = parse_level(LEVEL_1)
+    best = min(presses(p, (1, 1), 6, 10, False) for p in plans(target))
+    assert fewest_presses(target).presses == best
+
+
+def test_unsolvable_target_raises_with_the_reason():
+    with pytest.raises(Unsolvable, match="both show 1") as info:
+        fewest_presses(Board.from_rows(["11"]))
+    assert "both show 1" in info.value.reason
+
+
+def test_start_outside_the_board_is_refused():
+    with pytest.raises(ValueError, match="outside the 6x10 board"):
+        fewest_presses(parse_level(LEVEL_1), start=(7, 1))
+
+
+def test_no_time_still_gives_a_valid_plan_and_a_true_bound():
+    target = parse_level(LEVEL_2)
+    result = fewest_presses(target, budget_s=0)
+    verify(target, result.plan)
+    assert result.lower_bound <= result.presses
+    assert result.optimal == (result.lower_bound == result.presses)
+
+
+def test_empty_target_needs_no_presses():
+    result = fewest_presses(Board.empty(6, 10))
+    assert result == order.Ordering((), 0, 0, True)
+
+
+@st.composite
+def small_targets(draw):
+    rows, cols = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    cells = [(r, c) for r in range(1, rows + 1) for c in range(1, cols + 1)]
+    chosen = draw(st.lists(st.sampled_from(cells), min_size=1, max_size=8, unique=True))
+    target = play(Board.empty(rows, cols), chosen)
+    start = draw(st.sampled_from(cells))
+    return target, start
+
+
+def test_both_move_rules_agree_on_a_target_with_two_solutions():
+    two_ways = Board.from_rows(["...22..", "..2132.", ".14213.", "1.2331.", ".1....1"])
+    fixed = fewest_presses(two_ways, budget_s=30)
+    previous = order.MAX_ORIENTATIONS
+    order.MAX_ORIENTATIONS = 0
+    try:
+        forward = fewest_presses(two_ways, budget_s=30)
+    finally:
+        order.MAX_ORIENTATIONS = previous
+    for result in (fixed, forward):
+        verify(two_ways, result.plan)
+        assert result.optimal
+    assert fixed.presses == forward.presses
+
+
+@pytest.mark.parametrize("orientations", [64, 0], ids=["fixed-orientations", "forward-rule"])
+@settings(max_examples=150, deadline=None)
+@given(case=small_targets(), wrap=st.booleans())
+def test_fewest_presses_agrees_with_brute_force_over_all_orders(case, wrap, orientations):
+    target, start = case
+    size = (target.rows, target.cols)
+    every = list(plans(target))
+    assume(every)
+    best = min(presses(p, start, *size, wrap) for p in every)
+    previous = order.MAX_ORIENTATIONS
+    order.MAX_ORIENTATIONS = orientations
+    try:
+        result = fewest_presses(target, start=start, wrap=wrap, budget_s=30)
+    finally:
+        order.MAX_ORIENTATIONS = previous
+    verify(target, result.plan)
+    assert result.presses == presses_of(result.plan, start, wrap, size)
+    assert result.lower_bound <= best
+    assert result.optimal and result.presses == best
