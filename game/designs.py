@@ -3,7 +3,9 @@
 The file is a level list in the usual format with ``X`` marking a stone cell.
 Every level has a ``name``; every fifth level from 1 starts a block and gives
 its ``theme``; ``values: as drawn`` keeps the digits written instead of
-choosing values. Any break of these rules is a ``DesignError`` naming the line.
+choosing values; ``variant: N`` takes the generator's N+1-th choice of values
+(0 by default) when an earlier one is slow to prove its fewest keypresses.
+Any break of these rules is a ``DesignError`` naming the line.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ STONE = "X"
 BLOCK = 5
 ROWS, COLS = 6, 10
 AS_DRAWN = "as drawn"
-KEYS = {"theme", "name", "values"}
+KEYS = {"theme", "name", "values", "variant"}
 _GRID_ROW = re.compile(rf"^[.{STONE}1-4]+$")
 
 
@@ -37,6 +39,7 @@ class Design:
     name: str
     cells: tuple[Cell, ...]
     fixed: Board | None
+    variant: int = 0
 
 
 def parse_designs(text: str, source: str = "<designs>") -> list[Design]:
@@ -94,7 +97,14 @@ def _design(level: Level, theme: str, lines: list[str], source: str) -> Design:
             f"{where}: draws stone values but has no 'values: {AS_DRAWN}' line "
             f"(mark stones with {STONE} and let the generator choose values)"
         )
-    return Design(level.number, theme, name, tuple(board.stones()), fixed)
+    variant = level.meta.get("variant", "0")
+    if not variant.isdigit():
+        raise DesignError(
+            f"{where}: 'variant' must be a whole number 0, 1, 2, ..., not {variant!r}"
+        )
+    if fixed is not None and variant != "0":
+        raise DesignError(f"{where}: a level with values as drawn has no variants")
+    return Design(level.number, theme, name, tuple(board.stones()), fixed, int(variant))
 
 
 def _has_digits(level: Level, lines: list[str]) -> bool:

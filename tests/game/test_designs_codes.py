@@ -53,6 +53,11 @@ def test_x_marks_stones_and_the_theme_carries_over():
         (block("theme: t\nname: a\n", PLUS.replace("XXX", "X2X")), "values: as drawn"),
         (block("theme: t\nname: a\nvalues: random\n"), "can only be 'as drawn'"),
         (block("theme: t\nname: a\n", "1 3\nX.X\n"), "every level is 6x10"),
+        (block("theme: t\nname: a\nvariant: two\n"), "whole number"),
+        (
+            block("theme: t\nname: a\nvalues: as drawn\nvariant: 1\n"),
+            "values as drawn has no variants",
+        ),
     ],
 )
 def test_design_errors_name_the_level_and_the_fix(text, words):
