@@ -67,40 +67,32 @@ class KeyDriver:
         for key in keys:
             self.tap(key)
 
-    def tap(self, key: str) -> None:
-        self._wait_until(self._last_event + self.timing.gap_ms / 1000)
-        self._send(key, True)
-        self._down.add(key)
+    def _event(self, key: str, down: bool, after_ms: float) -> None:
+        """Send one key event ``after_ms`` after the previous event, and note it."""
+        self._wait_until(self._last_event + after_ms / 1000)
+        self._send(key, down)
+        if down:
+            self._down.add(key)
+        else:
+            self._down.discard(key)
         self._last_event = time.perf_counter()
-        self._wait_until(self._last_event + self.timing.hold_ms / 1000)
-        self._send(key, False)
-        self._down.discard(key)
-        self._last_event = time.perf_counter()
+
+    def tap(self, key: str, gap_ms: float | None = None) -> None:
+        """Press and release ``key``: held ``hold_ms``, after ``gap_ms`` with no key down."""
+        self._event(key, True, self.timing.gap_ms if gap_ms is None else gap_ms)
+        self._event(key, False, self.timing.hold_ms)
 
     def chord(self, modifier: str, keys: Sequence[str], gap_ms: float | None = None) -> None:
         """Hold ``modifier`` (e.g. "symbol") while tapping ``keys``; ``gap_ms`` between taps
         (the Spectrum ROM ignores a repeated key sooner than about 100 ms)."""
         self.check_focus()
         gap = self.timing.gap_ms if gap_ms is None else gap_ms
-        self._wait_until(self._last_event + self.timing.gap_ms / 1000)
-        self._send(modifier, True)
-        self._down.add(modifier)
-        self._last_event = time.perf_counter()
+        self._event(modifier, True, self.timing.gap_ms)
         try:
             for key in keys:
-                self._wait_until(self._last_event + gap / 1000)
-                self._send(key, True)
-                self._down.add(key)
-                self._last_event = time.perf_counter()
-                self._wait_until(self._last_event + self.timing.hold_ms / 1000)
-                self._send(key, False)
-                self._down.discard(key)
-                self._last_event = time.perf_counter()
-            self._wait_until(self._last_event + gap / 1000)
+                self.tap(key, gap)
         finally:
-            self._send(modifier, False)
-            self._down.discard(modifier)
-            self._last_event = time.perf_counter()
+            self._event(modifier, False, gap)
 
     def type_text(self, text: str) -> None:
         self.burst([("space" if ch == " " else ch.lower()) for ch in text])

@@ -62,7 +62,7 @@ stamp=.venv/.logo-bot-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     say "installing Python packages into .venv"
     .venv/bin/python -m pip install -q --upgrade pip
-    .venv/bin/python -m pip install -q -e '.[dev,video]'
+    .venv/bin/python -m pip install -q -e '.[dev]'
     # The optional pyautogui key backend. Its declared dependency python3-xlib is an old
     # fork that overwrites python-xlib's Xlib package (losing X-Resource), so pyautogui
     # and its pure-Python helpers are installed without dependencies.

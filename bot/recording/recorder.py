@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from bot.recording.recording import Recording
 
 READINGS = ("level_shown", "cursor", "board", "target", "screen")
-FAILURE_EVENTS = ("unreadable", "failure", "target_unsolvable", "correction")
+FAILURE_EVENTS = ("unreadable", "failure", "target_unsolvable", "correction", "level_gone")
 
 
 def readings(obs: Observation) -> dict[str, Any]:
