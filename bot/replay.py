@@ -93,9 +93,21 @@ def play(
     return Playback(rzx, frames, seconds, ended_by, movie if movie and movie.is_file() else None)
 
 
-def last_frame(movie: Path) -> np.ndarray | None:
-    """The final frame of an FMF movie (None when it holds none)."""
-    last = None
-    for frame in read_frames(movie):
-        last = frame
-    return last
+def compare_movies(original: Path, replay: Path, offset: int, skip: int = 0) -> tuple[int, int]:
+    """(identical, compared): frame ``i`` of ``replay`` against frame ``offset + i`` of
+    ``original``, from ``i = skip`` on (the first frame after loading a state is drawn
+    before the machine has run, so a level replay skips it)."""
+    frames = read_frames(original)
+    for _ in range(offset):
+        if next(frames, None) is None:
+            return 0, 0
+    same = compared = 0
+    for index, frame in enumerate(read_frames(replay)):
+        want = next(frames, None)
+        if want is None:
+            break
+        if index < skip:
+            continue
+        compared += 1
+        same += int(np.array_equal(frame, want))
+    return same, compared

@@ -101,6 +101,7 @@ class Recording:
             from bot.recording.annotated import FrameStore
 
             self.frames_seen = FrameStore(folder.path / "frames.tmp")
+        self._log_level = logging.getLogger().level
         self._log_handler = _file_log(folder.log)
         self.event("run_start", mode=mode, command=command, folder=str(folder.path))
         log.info("recording this run in %s", folder.path)
@@ -185,8 +186,8 @@ class Recording:
 
     def finish(self, exc: BaseException | None = None) -> dict[str, Any]:
         """Write everything; returns run.json's content. Safe to interrupt once more: the
-        first run.json is written before the slow part, and Fuse's movie is kept until
-        the video exists."""
+        first run.json is written before the slow part. Fuse's movie is kept (it is
+        small and lossless: replays are compared with it frame by frame)."""
         status, error = self._status(exc)
         self.event("run_end", status=status, error=error)
         summary = self._summary(status, error, Encoded())
@@ -205,13 +206,11 @@ class Recording:
             summary = self._summary(status, error, encoded)
             summary["annotated"] = self._annotated(encoded)
             self._write_json(summary)
-            if encoded.video is not None:
-                for segment in self._segments():
-                    if segment.movie is not None:
-                        segment.movie.unlink(missing_ok=True)
         finally:
             self.events.close()
-            logging.getLogger().removeHandler(self._log_handler)
+            root = logging.getLogger()
+            root.removeHandler(self._log_handler)
+            root.setLevel(self._log_level)
             self._log_handler.close()
         return summary
 
@@ -264,6 +263,7 @@ class Recording:
                     "speed": segment.speed,
                     "rzx": _relative(segment.rzx, self.folder.path),
                     "rzx_frames": rzx_frames,
+                    "movie": _relative(segment.movie, self.folder.path),
                     "movie_frames": encoded.frames.get(segment.number),
                     "final_board": jsonable(encoded.final_boards.get(segment.number)),
                 }

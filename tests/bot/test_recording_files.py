@@ -171,3 +171,15 @@ def test_events_are_json_lines_with_boards_as_rows(tmp_path):
     assert events[0]["board"] == ["1.", ".2"] and events[0]["plan"] == [[1, 2], [2, 1]]
     assert events[0]["counts"] == {"a": 2} and events[0]["frame"] == 10
     assert json.dumps(jsonable({"x": (1, {2})})) == '{"x": [1, [2]]}'
+
+
+def test_rzx_padding_repeats_the_last_frame_input(tmp_path):
+    records = [frame(300 + i, bytes([i])) for i in range(4)]
+    source = tmp_path / "run.rzx"
+    source.write_bytes(rzx_bytes([records]))
+    out = tmp_path / "padded.rzx"
+    assert truncate(source, 3, out, pad=2) == 5
+    got = input_records(out)
+    assert got[:3] == records[:3]
+    assert got[3:] == [struct.pack("<HH", 302, 0xFFFF)] * 2  # same fetch count, same input
+    assert truncate(source, 4, out, pad=1) == 5 and input_records(out)[:4] == records
