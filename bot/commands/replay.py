@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -29,13 +30,18 @@ FLASH_PERIOD = 32  # Fuse's FLASH phase repeats every 32 frames: keep it, pixel 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="logo-bot replay",
-        description="Play a recorded run back in Fuse from its input recording (run.rzx): "
-        "the same emulated frames with the same keys, so exactly what happened, faster if "
-        "you like. Fuse stops by itself at the end, and the board at the end is checked "
-        "against the one recorded. With --level N only that level is shown: the machine "
-        "state just before it began is rebuilt from the recording (skoolkit's rzxplay) and "
-        "the level's part of the recording is played from there.",
-        epilog="RUN is a run folder, a folder name under the recordings directory (or the "
+        description=textwrap.fill(
+            "Play a recorded run back in Fuse from its input recording (run.rzx): "
+            "the same emulated frames with the same keys, so exactly what happened, faster if "
+            "you like. Fuse stops by itself at the end, and the board at the end is checked "
+            "against the one recorded. With --level N only that level is shown: the machine "
+            "state just before it began is rebuilt from the recording (skoolkit's rzxplay) and "
+            "the level's part of the recording is played from there. Every frame is also "
+            "compared with the run's own movie (movie.fmf). Exit status: 0 when the replay "
+            "matches the recording, 1 when not.",
+            79,
+        ),
+        epilog="RUN is a run folder, a folder name under the recordings directory (or the\n"
         "start of one), or 'last'. Examples:\n"
         "  logo-bot replay last                       watch the latest run on your display\n"
         "  logo-bot replay last --level 2 --speed 50  level 2 in slow motion\n"
