@@ -147,7 +147,7 @@ def replay_run(
             playback = play(rzx, server, speed, args.scale, _rom(run), movie)
             rzx.unlink(missing_ok=True)
             played.append(Segment(number, 0.0, 0.0, speed, source, playback.movie))
-            identical &= _same_pictures(folder, number, movie, 0, 0)
+            identical &= _same_pictures(folder, number, movie, 0, 0, _vision(run))
     video = _video_path(args.video, folder.path / "replay.mp4") if want_video else None
     encoded = encode(played, _vision(run), video)
     for seg in played:
@@ -189,7 +189,7 @@ def replay_level(
         playback = play(rzx, server, speed, args.scale, _rom(run), movie)
     video = _video_path(args.video, level_dir / "replay.mp4") if want_video else None
     encoded = encode([Segment(1, 0.0, 0.0, speed, rzx, playback.movie)], _vision(run), video)
-    identical = _same_pictures(folder, segment, movie, first, 1)
+    identical = _same_pictures(folder, segment, movie, first, 1, _vision(run))
     movie.unlink(missing_ok=True)
     if video and encoded.video:
         print(f"video: {video} ({encoded.video_frames} frames)")
@@ -198,14 +198,20 @@ def replay_level(
     return max(verdict, 0 if identical else 1)
 
 
-def _same_pictures(folder: RunFolder, segment: int, movie: Path, offset: int, skip: int) -> bool:
+def _same_pictures(
+    folder: RunFolder, segment: int, movie: Path, offset: int, skip: int, vision: Vision
+) -> bool:
     """Compare the replay's movie with the run's own, frame by frame, when it was kept."""
     original = folder.path / ("movie.fmf" if segment == 1 else f"movie-{segment}.fmf")
     if not original.is_file() or not movie.is_file():
         return True
-    same, compared = compare_movies(original, movie, offset, skip)
-    print(f"pictures: {same} of {compared} frames identical to the recording's movie")
-    return same == compared > 0
+    result = compare_movies(original, movie, offset, vision, skip)
+    line = f"pictures: {result.identical} of {result.compared} frames identical to the run's movie"
+    if result.same_game:
+        line += f", {result.same_game} more show the same game (FLASH or raster timing)"
+    differ = result.compared - result.identical - result.same_game
+    print(line + (f"; {differ} show another game" if differ else ""))
+    return result.matches
 
 
 def _level_frames(folder: RunFolder, run: dict[str, Any], entry: dict[str, Any]):
