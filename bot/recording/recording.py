@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import signal
+import sys
 import threading
 import time
 import tomllib
@@ -95,6 +96,7 @@ class Recording:
         self.current_target: str | None = None
         self.current_cursor: tuple[int, int] | None = None
         self.movie_frames: dict[int, int] = {}
+        self.ended: float | None = None
         self._sigterm: Any = None
         self.frames_seen = None
         if options.annotate:
@@ -189,6 +191,7 @@ class Recording:
         first run.json is written before the slow part. Fuse's movie is kept (it is
         small and lossless: replays are compared with it frame by frame)."""
         status, error = self._status(exc)
+        self.ended = time.time()  # the end of play; writing the video comes after
         self.event("run_end", status=status, error=error)
         summary = self._summary(status, error, Encoded())
         self._write_json(summary)
@@ -232,13 +235,21 @@ class Recording:
         if not self.options.video or self.profile is None:
             return Encoded()
         log.info("writing %s", self.folder.video)
+        show = _progress_line(self.folder.video.name)
         try:
             return encode(
-                self._segments(), Vision(self.profile, 1), self.folder.video, self.options.zoom
+                self._segments(),
+                Vision(self.profile, 1),
+                self.folder.video,
+                self.options.zoom,
+                show,
             )
         except KeyboardInterrupt:
-            log.warning("video interrupted: Fuse's movie files are kept in %s", self.folder.path)
-            return Encoded(error="interrupted by Ctrl-C; the movie files (.fmf) are kept")
+            log.warning("video interrupted: 'logo-bot replay %s --headless' makes one", self.folder)
+            return Encoded(error="interrupted by Ctrl-C (logo-bot replay RUN --headless makes one)")
+        finally:
+            if show is not None:
+                sys.stderr.write("\r\033[K")
 
     def _annotated(self, encoded: Encoded) -> dict[str, Any] | None:
         if self.frames_seen is None:
@@ -249,7 +260,7 @@ class Recording:
         return render(self.frames_seen, self.folder.annotated, self, total)
 
     def _summary(self, status: str, error: str | None, encoded: Encoded) -> dict[str, Any]:
-        ended = time.time()
+        ended = self.ended or time.time()
         segments = []
         for segment in self._segments():
             try:
@@ -391,6 +402,18 @@ class Recording:
         tmp = self.folder.run_json.with_suffix(".json.tmp")
         tmp.write_text(json.dumps(summary, indent=2) + "\n")
         os.replace(tmp, self.folder.run_json)
+
+
+def _progress_line(name: str):
+    """A callback that shows how far the video is, on a terminal only."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(frames: int) -> None:
+        sys.stderr.write(f"\r\033[Kwriting {name}: {frames} frames ({frames / FPS:.0f} s)")
+        sys.stderr.flush()
+
+    return show
 
 
 def _session(options: SessionOptions | None) -> dict[str, Any] | None:
