@@ -15,9 +15,7 @@ import signal
 import sys
 import threading
 import time
-import tomllib
-from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,14 +23,12 @@ import numpy as np
 
 from bot.env import LogoEnv, Observation
 from bot.errors import BotError
-from bot.profile import Profile, show_config
-from bot.recording import manifest
+from bot.profile import Profile
 from bot.recording.encode import Encoded, encode
-from bot.recording.events import EventLog, jsonable
+from bot.recording.events import EventLog
 from bot.recording.folder import RunFolder
 from bot.recording.recorder import Recorder
-from bot.recording.scan import LevelSpan
-from bot.rzx import RzxError, frame_count
+from bot.recording.summary import build_summary
 from bot.session import Session, SessionOptions
 from bot.video import EMULATED_RATE
 from bot.vision import Vision
@@ -64,10 +60,6 @@ class Terminated(KeyboardInterrupt):
 
 def _raise_terminated(signum: int, frame: object) -> None:
     raise Terminated("stopped by SIGTERM")
-
-
-def iso(t: float) -> str:
-    return datetime.fromtimestamp(t, UTC).isoformat(timespec="milliseconds")
 
 
 class Recording:
@@ -193,8 +185,8 @@ class Recording:
         status, error = self._status(exc)
         self.ended = time.time()  # the end of play; writing the video comes after
         self.event("run_end", status=status, error=error)
-        summary = self._summary(status, error, Encoded())
-        self._write_json(summary)
+        content = build_summary(self, status, error, Encoded())
+        self._write_json(content)
         try:
             encoded = self._encode()
             self.movie_frames = encoded.frames
@@ -206,16 +198,16 @@ class Recording:
                     encoded.codec,
                     encoded.seconds,
                 )
-            summary = self._summary(status, error, encoded)
-            summary["annotated"] = self._annotated(encoded)
-            self._write_json(summary)
+            content = build_summary(self, status, error, encoded)
+            content["annotated"] = self._annotated(encoded)
+            self._write_json(content)
         finally:
             self.events.close()
             root = logging.getLogger()
             root.removeHandler(self._log_handler)
             root.setLevel(self._log_level)
             self._log_handler.close()
-        return summary
+        return content
 
     def _status(self, exc: BaseException | None) -> tuple[str, str | None]:
         if isinstance(exc, Terminated):
@@ -228,7 +220,7 @@ class Recording:
         status = getattr(self.report, "status", None)
         return (status if status in ("complete", "failed") else "failed"), None
 
-    def _segments(self):
+    def segments(self):
         return list(self.session.segments) if self.session else []
 
     def _encode(self) -> Encoded:
@@ -238,7 +230,7 @@ class Recording:
         show = _progress_line(self.folder.video.name)
         try:
             return encode(
-                self._segments(),
+                self.segments(),
                 Vision(self.profile, 1),
                 self.folder.video,
                 self.options.zoom,
@@ -259,148 +251,9 @@ class Recording:
         total = sum(encoded.frames.values()) or None
         return render(self.frames_seen, self.folder.annotated, self, total)
 
-    def _summary(self, status: str, error: str | None, encoded: Encoded) -> dict[str, Any]:
-        ended = self.ended or time.time()
-        segments = []
-        for segment in self._segments():
-            try:
-                rzx_frames = frame_count(segment.rzx) if segment.rzx else None
-            except RzxError:
-                rzx_frames = None
-            segments.append(
-                {
-                    "number": segment.number,
-                    "started": iso(segment.started_wall),
-                    "speed": segment.speed,
-                    "rzx": _relative(segment.rzx, self.folder.path),
-                    "rzx_frames": rzx_frames,
-                    "movie": _relative(segment.movie, self.folder.path),
-                    "movie_frames": encoded.frames.get(segment.number),
-                    "final_board": jsonable(encoded.final_boards.get(segment.number)),
-                }
-            )
-        levels = self._levels(encoded.spans)
-        report = self.report
-        corrections: dict[str, int] = {}
-        for entry in levels:
-            for kind, n in entry.get("corrections", {}).items():
-                corrections[kind] = corrections.get(kind, 0) + n
-        config = self.session_options
-        return {
-            "schema": manifest.SCHEMA_VERSION,
-            "name": self.folder.name,
-            "mode": self.mode,
-            "status": status,
-            "error": error,
-            "command": self.command,
-            "started": iso(self.started),
-            "ended": iso(ended),
-            "seconds": round(ended - self.started, 3),
-            "versions": self._versions(),
-            "profile": self._profile(),
-            "session": _session(config),
-            "requested": (
-                {"first": self.requested[0], "last": self.requested[1]} if self.requested else None
-            ),
-            "levels": levels,
-            "totals": {
-                "levels_done": sum(1 for e in levels if e["status"] == "done"),
-                "levels_failed": sum(1 for e in levels if e["status"] == "failed"),
-                "keys_sent": sum(e.get("keys_sent", 0) for e in levels),
-                "fewest_presses": sum(e.get("planned_presses", 0) for e in levels),
-                "lower_bound": sum(e.get("lower_bound", 0) for e in levels),
-                "corrections": corrections,
-                "restarts": getattr(report, "restarts", 0),
-                "events": self.events.count,
-            },
-            "segments": segments,
-            "frames": {
-                "movie": sum(encoded.frames.values()) if encoded.frames else None,
-                "rzx": (
-                    sum(s["rzx_frames"] for s in segments)
-                    if segments and all(s["rzx_frames"] is not None for s in segments)
-                    else None
-                ),
-            },
-            "video": {
-                "path": _relative(encoded.video, self.folder.path),
-                "codec": encoded.codec,
-                "frames": encoded.video_frames if encoded.video else None,
-                "zoom": self.options.zoom,
-                "seconds_to_encode": round(encoded.seconds, 3),
-                "error": encoded.error if self.options.video else "not recorded (--no-video)",
-            },
-            "annotated": None,
-        }
-
-    def _levels(self, spans: list[LevelSpan]) -> list[dict[str, Any]]:
-        results = getattr(self.report, "results", {}) or {}
-        out = []
-        for number in sorted(results):
-            result = results[number]
-            entry: dict[str, Any] = {
-                "level": number,
-                "status": result.status,
-                "reason": result.reason,
-                "attempts": result.attempts,
-            }
-            if result.report is not None:
-                r = result.report
-                entry.update(
-                    keys_sent=r.keys_sent,
-                    planned_presses=r.planned_presses,
-                    lower_bound=r.lower_bound,
-                    optimal=r.optimal,
-                    corrections=dict(r.corrections),
-                    seconds=round(r.seconds, 3),
-                    target=jsonable(r.target),
-                    end_board=jsonable(r.end_board),
-                )
-            entry.update(self._frames_of(number, spans))
-            out.append(entry)
-        if self.level_starts:
-            last = self.level_starts[-1].level
-            if last not in results and (
-                self.requested is None or self.requested[0] <= last <= self.requested[1]
-            ):
-                entry = {"level": last, "status": "aborted", "reason": "the run stopped here"}
-                entry.update(self._frames_of(last, spans))
-                out.append(entry)
-        return out
-
-    def _frames_of(self, level: int, spans: list[LevelSpan]) -> dict[str, Any]:
-        """The movie frames of the last time ``level`` was shown."""
-        for start in reversed(self.level_starts):
-            if start.level != level or start.segment is None or start.frame is None:
-                continue
-            candidates = [
-                s for s in spans if s.segment == start.segment and s.start <= start.frame + 50
-            ]
-            if not candidates:
-                return {}
-            span = max(candidates, key=lambda s: s.start)
-            return {
-                "segment": span.segment,
-                "start_frame": span.start,
-                "end_frame": span.end,
-                "movie_end_board": jsonable(span.end_board) if span.end_board else None,
-            }
-        return {}
-
-    def _versions(self) -> dict[str, Any]:
-        config = self.session.fuse.config if self.session else None
-        game = (config.snapshot or config.tape) if config else None
-        fuse_log = self.folder.path / "fuse.log"
-        return manifest.versions(config.rom if config else None, game, fuse_log)
-
-    def _profile(self) -> dict[str, Any] | None:
-        if self.profile is None:
-            return None
-        return {"name": self.profile.name, "settings": tomllib.loads(show_config(self.profile))}
-
-    def _write_json(self, summary: dict[str, Any]) -> None:
+    def _write_json(self, content: dict[str, Any]) -> None:
         tmp = self.folder.run_json.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(summary, indent=2) + "\n")
+        tmp.write_text(json.dumps(content, indent=2) + "\n")
         os.replace(tmp, self.folder.run_json)
 
 
@@ -414,22 +267,6 @@ def _progress_line(name: str):
         sys.stderr.flush()
 
     return show
-
-
-def _session(options: SessionOptions | None) -> dict[str, Any] | None:
-    if options is None:
-        return None
-    data = asdict(options)
-    return {k: str(v) if isinstance(v, Path) else v for k, v in data.items()}
-
-
-def _relative(path: Path | None, root: Path) -> str | None:
-    if path is None or not Path(path).exists():
-        return None
-    try:
-        return str(Path(path).relative_to(root))
-    except ValueError:
-        return str(path)
 
 
 def _file_log(path: Path) -> logging.Handler:
