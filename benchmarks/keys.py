@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.env import LogoEnv
 from bot.keys import KeyTiming
-from bot.menus import expand_steps, run_steps
+from bot.menus import enter_game
 from bot.player import Player
 from bot.profile import Profile, load_profile
 from bot.screens import ScreenReader
@@ -78,9 +78,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def enter(session: Session, profile: Profile) -> Player:
     """Start the game and wait for level 1."""
-    session.wait_frames(profile.start.loaded_wait * 50)
-    steps = expand_steps(profile.start.sequence, {"code": profile.start.code}, "KEYS", None)
-    run_steps(session.keys, steps, session.frame_s)
+    enter_game(profile, session.keys, session.frame, session.frame_s, 1, "KEYS")
     player = Player(LogoEnv(session), profile)
     player.wait_level()
     return player

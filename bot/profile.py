@@ -89,6 +89,8 @@ class Start:
     code: tuple[dict[str, Any], ...]
     loaded_wait: float
     name: str
+    typed_field: TextSpot | None = None  # where the menu shows typed text, "_" = free
+    code_accepted: TextSpot | None = None  # the mark of an accepted code
 
 
 @dataclass(frozen=True)
@@ -240,7 +242,15 @@ def _build(data: dict[str, Any], path: Path) -> Profile:
         settle_frames=int(t["settle_frames"]),
     )
     s = data["start"]
-    start = Start(tuple(s["sequence"]), tuple(s["code"]), float(s["loaded_wait"]), str(s["name"]))
+    check = s.get("check", {})
+    start = Start(
+        tuple(s["sequence"]),
+        tuple(s["code"]),
+        float(s["loaded_wait"]),
+        str(s["name"]),
+        _spot(check["field"]) if "field" in check else None,
+        _spot(check["accepted"]) if "accepted" in check else None,
+    )
     text = data.get("text", {})
     font = text.get("font")
     sc = data.get("screens")

@@ -27,3 +27,11 @@ def test_screen_marks_are_texts_the_game_draws_there():
 
 def test_the_font_is_the_games():
     assert PROFILE.font.samefile(FONT_FILE)
+
+
+def test_typed_text_is_read_where_the_menu_shows_it():
+    field, accepted = PROFILE.start.typed_field, PROFILE.start.code_accepted
+    menu_input = LAYOUT.fields["menu_input"]
+    assert (field.row, field.col, field.width) == (menu_input.row, menu_input.col, menu_input.width)
+    code_ok = LAYOUT.messages["code_ok"]
+    assert (accepted.row, accepted.col, accepted.text) == (code_ok.row, code_ok.col, code_ok.text)

@@ -4,7 +4,7 @@ reaches the first level, or a code's level."""
 import pytest
 
 from bot.codes import code_table
-from bot.menus import expand_steps, run_steps
+from bot.menus import enter_game
 
 from .gamefuse import LAYOUT, LEVELS, PROFILE, Game
 
@@ -19,9 +19,8 @@ def test_profile_start_sequence(xserver, game_build, level):
     start = PROFILE.start
     game = Game.open(xserver.display, game_build.z80, speed=200)
     try:
-        game.wait_frames(start.loaded_wait * 50)
-        steps = expand_steps(start.sequence, {"code": start.code}, start.name, code)
-        run_steps(game.session.keys, steps, game.session.frame_s)
+        session = game.session
+        enter_game(PROFILE, session.keys, session.frame, session.frame_s, 1, start.name, code)
         frame = game.wait_level()
         assert game.field("level", frame) == f"{level:03d}"
         assert game.field("name", frame) == start.name.ljust(LAYOUT.name_length)
