@@ -39,6 +39,7 @@ class Recorder(FakeKeys):
     def _send(self, key, down):
         if down:
             self.sent.append(key)
+        return True
 
 
 def test_run_steps_presses_and_waits_in_emulated_time():
