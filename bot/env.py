@@ -45,6 +45,18 @@ class Observation:
         """The named screen shown (title, code, time_up, ...) when the profile can read text."""
         return self.screens.which(self.frame) if self.screens else None
 
+    def shows(self, name: str) -> bool:
+        """Whether screen ``name`` is shown (its mark text), or a level for ``"level"``."""
+        if name == "level":
+            return self.level_shown
+        return self.screens.shows(self.frame, name) if self.screens else False
+
+    def field(self, name: str) -> str:
+        """A value on a screen (``[screens.fields]``); ``Unreadable`` without a font."""
+        if self.screens is None:
+            raise Unreadable(f"the {self.vision.profile.name} profile cannot read text")
+        return self.screens.field(self.frame, name)
+
     @cached_property
     def level_shown(self) -> bool:
         return self.vision.level_shown(self.frame)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from bot.codes import code_table, entry_for
 from bot.env import EnvWrapper, LogoEnv
 from bot.errors import BotError, EmulatorError
-from bot.menus import expand_steps, run_steps
+from bot.menus import MenuDriver, expand_steps
 from bot.player import LevelFailed, LevelReport, Player
 from bot.profile import Profile
 from bot.progress import Progress
@@ -89,12 +89,12 @@ class Walkthrough:
         game starts at."""
         start, code = entry_for(level, self.codes)
         steps = expand_steps(
-            self.profile.start.sequence, {"code": self.profile.start.code}, self.name, code
+            self.profile.start.sequence, {"code": self.profile.start.code}, self.name, code, start
         )
         self.session.wait_frames(self.profile.start.loaded_wait * 50.08)
         self.env.note("enter", level=start, code=code, name=self.name)
         log.info("entering the game at level %d%s", start, f" with code {code}" if code else "")
-        run_steps(self.session.keys, steps, self.session.frame_s)
+        MenuDriver(self.env, self.session.frame_s).run(steps)
         return start
 
     def wait_transition(self, timeout_frames: float = 100) -> None:
