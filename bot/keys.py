@@ -117,8 +117,10 @@ class KeyDriver:
         for key in keys:
             self.tap(key)
 
-    def tap(self, key: str) -> None:
-        self._wait_until(self._last_event + self.timing.gap_ms / 1000)
+    def tap(self, key: str, gap_ms: float | None = None) -> None:
+        """Press and release ``key``: held ``hold_ms``, after ``gap_ms`` with no key down."""
+        gap = self.timing.gap_ms if gap_ms is None else gap_ms
+        self._wait_until(self._last_event + gap / 1000)
         self._key_down(key)
         try:
             self._hold_until(self._last_event + self.timing.hold_ms / 1000)
@@ -162,12 +164,7 @@ class KeyDriver:
         self._key_down(modifier)
         try:
             for key in keys:
-                self._wait_until(self._last_event + gap / 1000)
-                self._key_down(key)
-                try:
-                    self._hold_until(self._last_event + self.timing.hold_ms / 1000)
-                finally:
-                    self._key_up(key)
+                self.tap(key, gap)
             self._wait_until(self._last_event + gap / 1000)
         finally:
             self._key_up(modifier)

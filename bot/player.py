@@ -12,11 +12,12 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from bot.env import EnvWrapper, LogoEnv, Observation
+from bot.env import EnvWrapper, Expectation, LogoEnv, Observation, StepResult
 from bot.errors import BotError
 from bot.profile import Keys, Profile
 from bot.vision import Unreadable
 from solvers.board import Board, Cell, act
+from solvers.cursor import moves
 from solvers.order import fewest_presses
 from solvers.planner import solve
 
@@ -43,19 +44,12 @@ class LevelReport:
     corrections: Counter[str] = field(default_factory=Counter)
     end_board: Board | None = None
     seconds: float = 0.0
+    plan_seconds: float = 0.0
 
 
 def move_keys(keys: Keys, start: Cell, goal: Cell, rows: int, cols: int) -> list[str]:
-    """The key presses that take the cursor from ``start`` to ``goal``."""
-    out: list[str] = []
-    for delta, size, fwd, back in (
-        (goal[0] - start[0], rows, keys.down, keys.up),
-        (goal[1] - start[1], cols, keys.right, keys.left),
-    ):
-        if keys.wrap and abs(delta) * 2 > size:
-            delta -= size if delta > 0 else -size
-        out += [fwd] * delta if delta > 0 else [back] * -delta
-    return out
+    """The profile's key presses that take the cursor from ``start`` to ``goal``."""
+    return [getattr(keys, step) for step in moves(start, goal, keys.wrap, (rows, cols))]
 
 
 class Player:
@@ -83,6 +77,8 @@ class Player:
         while True:
             obs = self.env.observe()
             try:
+                if not obs.level_shown:
+                    self.level_gone(obs)
                 return getattr(obs, what)
             except Unreadable as exc:
                 last = exc
@@ -90,6 +86,20 @@ class Player:
                 self.env.note("unreadable", what=what, reason=last.reason, obs=obs)
                 raise LevelFailed(f"cannot read the {what}: {last.reason}", obs)
             time.sleep(0.002)
+
+    def step(self, keys: list[str], expect: Expectation, timeout_frames: float) -> StepResult:
+        """``env.step``, but only while the level is on screen: keys are never sent to a
+        TIME UP or game-over screen."""
+        obs = self.env.observe()
+        if not obs.level_shown:
+            self.level_gone(obs)
+        return self.env.step(keys, expect, timeout_frames)
+
+    def level_gone(self, obs: Observation) -> None:
+        """The level left the screen while being played (TIME UP, say): stop pressing."""
+        screen = obs.screen or "a screen without a level"
+        self.env.note("level_gone", screen=screen, obs=obs)
+        raise LevelFailed(f"the level left the screen: {screen.replace('_', ' ')}", obs)
 
     def wait_level(self, timeout_s: float = 30.0) -> Observation:
         """Wait until a level is steady on screen: shown, with the same target twice."""
@@ -136,7 +146,7 @@ class Player:
             if cursor == cell:
                 return cursor
             keys = move_keys(self.keys, cursor, cell, self.board_grid.rows, self.board_grid.cols)
-            result = self.env.step(keys, lambda o: o.cursor == cell, self.settle + 4)
+            result = self.step(keys, lambda o: o.cursor == cell, self.settle + 4)
             report.keys_sent += len(keys)
             if result.met:
                 return cell
@@ -158,9 +168,11 @@ class Player:
         board = first.board
         if board.stone_count:
             raise LevelFailed(f"the level did not start with an empty board:\n{board}", first)
+        planning = time.monotonic()
         ordering = fewest_presses(target, start=cursor, wrap=self.keys.wrap)
         plan = tuple(ordering.plan)
         report = LevelReport(target, plan, ordering.presses, ordering.lower_bound, ordering.optimal)
+        report.plan_seconds = time.monotonic() - planning
         self.env.note(
             "plan",
             plan=plan,
@@ -180,7 +192,7 @@ class Player:
             cursor = self.move_to(cell, cursor, report)
             want = states[done + 1]
             last = done + 1 == len(plan)
-            result = self.env.step(
+            result = self.step(
                 [self.keys.act], lambda o, w=want, end=last: _placed(o, w, end), self.settle + 4
             )
             report.keys_sent += 1
@@ -188,6 +200,9 @@ class Player:
                 done += 1
                 if last:
                     report.end_board = _board_or(result.obs, want)
+                continue
+            if last and not self.env.observe().level_shown:
+                done += 1  # solved; the game moved on before the board was seen
                 continue
             seen = self.read("board")
             if seen == want:
@@ -212,7 +227,7 @@ class Player:
                 return index, self.read("cursor")
             report.corrections["wrong_stone"] += 1
             self.env.note("correction", kind="wrong_stone", board=str(seen))
-            result = self.env.step([self.keys.reset], lambda o: o.board in states, self.settle + 4)
+            result = self.step([self.keys.reset], lambda o: o.board in states, self.settle + 4)
             report.keys_sent += 1
             seen = result.obs.board if result.met else self.read("board")
         raise LevelFailed(f"RESET did not bring the board back to the plan:\n{seen}")

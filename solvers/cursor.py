@@ -38,12 +38,19 @@ def presses_of(
     return total
 
 
-def _axis(src: int, dst: int, length: int, wrap: bool, minus: str, plus: str) -> str:
-    forward = (dst - src) % length if wrap else None
-    if forward is None:
-        return (plus if dst > src else minus) * abs(dst - src)
-    backward = (src - dst) % length
-    return plus * forward if forward <= backward else minus * backward
+def _axis(src: int, dst: int, length: int, wrap: bool, minus: str, plus: str) -> list[str]:
+    if not wrap:
+        return [plus if dst > src else minus] * abs(dst - src)
+    forward, backward = (dst - src) % length, (src - dst) % length
+    return [plus] * forward if forward <= backward else [minus] * backward
+
+
+def moves(a: Cell, b: Cell, wrap: bool = False, size: tuple[int, int] = GAME_SIZE) -> list[str]:
+    """The cursor steps from ``a`` to ``b`` as "up"/"down" (first), then "left"/"right"."""
+    rows, cols = size
+    return _axis(a[0], b[0], rows, wrap, "up", "down") + _axis(
+        a[1], b[1], cols, wrap, "left", "right"
+    )
 
 
 def keys_for(
@@ -59,13 +66,11 @@ def keys_for(
     """
     if len(keys) != 5:
         raise ValueError(f"keys must name 5 keys (up, down, left, right, act), not {keys!r}")
-    up, down, left, right, act = keys
-    rows, cols = size
+    names = dict(zip(("up", "down", "left", "right"), keys, strict=False))
     out: list[str] = []
     at = start
     for cell in plan:
-        out.append(_axis(at[0], cell[0], rows, wrap, up, down))
-        out.append(_axis(at[1], cell[1], cols, wrap, left, right))
-        out.append(act)
+        out += [names[step] for step in moves(at, cell, wrap, size)]
+        out.append(keys[4])
         at = cell
     return "".join(out)

@@ -31,7 +31,7 @@ from itertools import count
 from solvers.assignment import INFINITE, Assignment
 from solvers.board import Board, Cell
 from solvers.cursor import DEFAULT_KEYS, GAME_SIZE, keys_for, presses_of
-from solvers.planner import Unsolvable, count_solutions, solutions, solve
+from solvers.planner import Unsolvable, count_solutions, solutions, solve, verify
 from solvers.residual import Completion
 from solvers.stones import StoneGraph, stone_graph
 from solvers.tour import FAR, Tour
@@ -326,7 +326,8 @@ def _best_first(
 def fewest_presses(
     target: Board, start: Cell = (1, 1), wrap: bool = False, budget_s: float = 1.0
 ) -> Ordering:
-    """The valid plan with the fewest key presses found within ``budget_s`` seconds.
+    """The valid plan with the fewest key presses found within ``budget_s`` seconds,
+    verified by forward simulation.
 
     Raises ``Unsolvable`` when the target has no plan at all.
     """
@@ -365,6 +366,7 @@ def fewest_presses(
             best, upper = found, cost(found)
     lower = min(lower, upper)
     plan = tuple(g.cells[v] for v in best)
+    verify(target, plan)
     return Ordering(plan, upper, lower, lower == upper)
 
 

@@ -1,10 +1,11 @@
 """Branching over cluster bits where forced moves stall: decide, count, enumerate.
 
 A stalled state splits into independent groups of open stones. Each group is solved on
-its own: check the counting condition, pick an undecided cluster, try both bits with
-forced moves, and recurse into the groups that are left. Groups are memoised by their
-stones and what those stones still need, so the same sub-problem is never solved twice,
-and the solutions of a state are the products of its groups' solutions.
+its own: check the necessary conditions (``solvers.groups``), probe the undecided
+clusters both ways and pick one to branch on, and recurse into the groups that are left
+after its forced moves. Groups are memoised by their stones and what those stones still
+need, so the same sub-problem is never solved twice, and the solutions of a state are
+the products of its groups' solutions.
 
 A failure comes back with the mask of decisions it follows from; when the decision just
 tried is not among them, its other value would fail the same way and is skipped.
@@ -20,6 +21,9 @@ from solvers.stones import StoneGraph
 
 Bits = dict[int, int]
 Branch = tuple[State, int | None]
+# Per cluster: (open stones when probed, cells the probes looked at, weaker branch's
+# number of stones settled).
+Probes = dict[int, tuple[int, int, int]]
 Key = tuple[int, int]
 
 
@@ -40,23 +44,36 @@ class Search:
         """A group's stones and which of their neighbours are at the back fix its needs."""
         return group, st.back_mask & self.g.spread(group)
 
-    def _choose(self, st: State, clusters: list[int]) -> tuple[int, list[Branch]]:
+    def _choose(
+        self, st: State, clusters: list[int], known: Probes
+    ) -> tuple[int, list[Branch], Probes]:
         """The cluster to branch on, with both of its branches already propagated.
 
         Every undecided cluster is probed both ways: one with a value that fails at once
         is taken (its other value is then forced); otherwise the one whose weaker branch
-        still settles the most stones, so that both branches make progress.
+        still settles the most stones, so that both branches make progress. A probe made
+        higher up is reused when nothing it looked at has moved since (forced moves are
+        local), which saves most probes; the probes come back for the node's children.
         """
-        best: tuple[int, int, list[Branch]] | None = None
-        for c in sorted(clusters, key=lambda c: -len(self.g.clusters[c])):
-            tries = [self._branch(st, c, bit) for bit in (0, 1)]
-            if tries[0][1] is not None or tries[1][1] is not None:
-                return c, self._prefer(tries)
-            left = max(child.open_mask.bit_count() for child, _ in tries)
-            if best is None or left < best[0]:
-                best = (left, c, tries)
-        assert best is not None
-        return best[1], self._prefer(best[2])
+        g = self.g
+        probes: Probes = {}
+        best_c, best_score = -1, -1
+        for c in sorted(clusters, key=lambda c: -len(g.clusters[c])):
+            old = known.get(c)
+            if old is not None and not (old[0] & ~st.open_mask) & old[1]:
+                probes[c] = old
+                score = old[2]
+            else:
+                tries = [self._branch(st, c, bit) for bit in (0, 1)]
+                if tries[0][1] is not None or tries[1][1] is not None:
+                    return c, self._prefer(tries), probes
+                settled = [st.open_mask & ~child.open_mask for child, _ in tries]
+                score = min(m.bit_count() for m in settled)
+                probes[c] = (st.open_mask, g.spread(g.spread(settled[0] | settled[1])), score)
+            if score > best_score:
+                best_c, best_score = c, score
+        tries = [self._branch(st, best_c, bit) for bit in (0, 1)]
+        return best_c, self._prefer(tries), probes
 
     @staticmethod
     def _prefer(tries: list[Branch]) -> list[Branch]:
@@ -75,17 +92,19 @@ class Search:
         conflict = propagate(self.g, child, queue)
         return child, None if conflict is None else conflict.because
 
-    def count_groups(self, st: State, groups: list[int]) -> tuple[int, int]:
+    def count_groups(
+        self, st: State, groups: list[int], probes: Probes | None = None
+    ) -> tuple[int, int]:
         """The number of solutions of all ``groups`` together, and if none, why."""
         total = 1
         for group in sorted(groups, key=int.bit_count):
-            count, because = self.count_group(st, group)
+            count, because = self.count_group(st, group, probes or {})
             if count == 0:
                 return 0, because
             total = self._cap(total * count)
         return total, 0
 
-    def count_group(self, st: State, group: int) -> tuple[int, int]:
+    def count_group(self, st: State, group: int, probes: Probes | None = None) -> tuple[int, int]:
         """The number of solutions of one open group, and if none, why."""
         key = self._key(st, group)
         known = self.memo.get(key)
@@ -98,13 +117,13 @@ class Search:
         if not count_ok(self.g, st, group, clusters) or not can_all_settle(self.g, st, group):
             self.memo[key] = 0
             return 0, st.boundary(self.g, group)
-        cluster, tries = self._choose(st, clusters)
+        cluster, tries, probes = self._choose(st, clusters, probes or {})
         mine = 1 << cluster
         total, because = 0, 0
         for child, failed in tries:
             if failed is None:
                 below = components(self.g, child, group)
-                count, failed = self.count_groups(child, below)
+                count, failed = self.count_groups(child, below, probes)
                 if count:
                     if key not in self.witness:
                         self.witness[key] = self._witness(child, clusters, below)
@@ -147,7 +166,7 @@ class Search:
     def enumerate_group(self, st: State, group: int) -> Iterator[Bits]:
         clusters = open_clusters(self.g, st, group)
         # The same choice as counting made, so the groups below are found in the memo.
-        _, tries = self._choose(st, clusters)
+        _, tries, _ = self._choose(st, clusters, {})
         for child, failed in tries:
             if failed is not None:
                 continue

@@ -27,7 +27,14 @@ from solvers.board import EMPTY, MAX_VALUE, Board, Cell
 
 @dataclass(frozen=True)
 class StoneGraph:
-    """The stones of ``board`` numbered 0..n-1 in row-major order."""
+    """The stones of ``board`` numbered 0..n-1 in row-major order.
+
+    Per stone: ``cells``, ``nbrs`` (neighbouring stones), ``need``, ``ambiguous``,
+    ``cluster_of`` (-1 if none) and ``colour``; ``clusters`` lists each cluster's
+    stones. Grid masks: ``bit[v]`` is stone v's bit and ``at`` maps it back;
+    ``need_masks[k]`` holds the stones needing k, ``slack_masks[j]`` the unambiguous
+    stones with j neighbours more than they need, ``lead_mask`` one stone per cluster.
+    """
 
     board: Board
     cells: tuple[Cell, ...]
@@ -51,18 +58,8 @@ class StoneGraph:
     def n(self) -> int:
         return len(self.cells)
 
-    @property
-    def edges(self) -> int:
-        return sum(len(ns) for ns in self.nbrs) // 2
-
     def value(self, v: int) -> int:
         return self.board.cells[self.board.index(self.cells[v])]
-
-    def mask(self, stones: list[int] | tuple[int, ...]) -> int:
-        m = 0
-        for v in stones:
-            m |= self.bit[v]
-        return m
 
     def stones_in(self, mask: int) -> list[int]:
         """The stones of ``mask``, lowest bit first."""

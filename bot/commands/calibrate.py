@@ -14,7 +14,7 @@ from bot.commands.common import (
     profile_from,
     setup_logging,
 )
-from bot.commands.show import describe, launched_frame, live_frame, load_png, text
+from bot.commands.show import add_source_options, describe, source_frame, text
 from bot.locate import locate
 from bot.vision import Vision
 
@@ -31,10 +31,7 @@ def parser() -> argparse.ArgumentParser:
         "  logo-bot calibrate --launch --headless --out check.png",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    src = p.add_mutually_exclusive_group()
-    src.add_argument("--screenshot", type=Path, metavar="PNG", help="check this image")
-    src.add_argument("--launch", action="store_true", help="start the game and check level 1")
-    p.add_argument("--level", type=int, default=1, help="with --launch: the level to reach")
+    add_source_options(p)
     p.add_argument("--out", type=Path, help="annotated PNG (default: calibrate-PROFILE.png)")
     add_profile_options(p)
     add_game_options(p)
@@ -48,12 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     profile = profile_from(args)
     if profile is None:
         return 0
-    if args.screenshot:
-        image = load_png(args.screenshot)
-    elif args.launch:
-        image = launched_frame(args, profile)
-    else:
-        image = live_frame(args)
+    image = source_frame(args, profile)
     placement = locate(profile, image)
     frame = placement.crop(image, profile)
     vision = Vision(profile, placement.scale)

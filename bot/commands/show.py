@@ -19,6 +19,7 @@ from bot.commands.common import (
 )
 from bot.errors import BotError
 from bot.profile import Profile
+from bot.screens import ScreenReader
 from bot.vision import Unreadable, Vision
 
 
@@ -35,15 +36,29 @@ def parser() -> argparse.ArgumentParser:
         "  logo-bot show --launch --level 6 --headless",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    src = p.add_mutually_exclusive_group()
-    src.add_argument("--screenshot", type=Path, metavar="PNG", help="read this image")
-    src.add_argument("--launch", action="store_true", help="start the game and read level 1")
-    p.add_argument("--level", type=int, default=1, help="with --launch: the level to reach")
+    add_source_options(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     add_profile_options(p)
     add_game_options(p)
     add_output_options(p)
     return p
+
+
+def add_source_options(p: argparse.ArgumentParser) -> None:
+    """Where the screen comes from: a PNG, a game this command starts, else the live window."""
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--screenshot", type=Path, metavar="PNG", help="read this image")
+    src.add_argument("--launch", action="store_true", help="start the game and read a level")
+    p.add_argument("--level", type=int, default=1, help="with --launch: the level to reach")
+
+
+def source_frame(args: argparse.Namespace, profile: Profile) -> np.ndarray:
+    """The picture the options name (see ``add_source_options``)."""
+    if args.screenshot:
+        return load_png(args.screenshot)
+    if args.launch:
+        return launched_frame(args, profile)
+    return live_frame(args)
 
 
 def load_png(path: Path) -> np.ndarray:
@@ -80,6 +95,11 @@ def describe(profile: Profile, frame: np.ndarray) -> dict[str, object]:
             out[name] = str(value).splitlines() if name != "cursor" else list(value)
         except Unreadable as exc:
             out[name + "_error"] = exc.reason
+    screens = ScreenReader(profile, vision.scale)
+    if screens.available:
+        out["screen"] = screens.which(frame)
+        if profile.panel:
+            out["panel"] = screens.panel(frame)
     if "target" in out:
         target = vision.preview(frame)
         verdict = solve(target)
@@ -104,6 +124,11 @@ def text(info: dict[str, object]) -> str:
             lines += [f"{name}:"] + [f"  {row}" for row in info[name]]  # type: ignore[union-attr]
         else:
             lines.append(f"{name}: unreadable ({info[name + '_error']})")
+    if info.get("screen"):
+        lines.append(f"screen: {info['screen']}")
+    if "panel" in info:
+        panel = info["panel"]
+        lines.append("panel: " + ", ".join(f"{k} {v}" for k, v in panel.items()))  # type: ignore[union-attr]
     cursor = info.get("cursor")
     lines.append(
         f"cursor: {cursor[0]} {cursor[1]}"
@@ -115,7 +140,9 @@ def text(info: dict[str, object]) -> str:
         lines.append(f"the target cannot be solved: {info['unsolvable']}")
     elif "plan" in info:
         optimal = "proven fewest" if info["optimal"] else f"lower bound {info['lower_bound']}"
-        lines.append(f"plan ({info['presses']} key presses, {optimal}):")
+        placed = sum(ch != "." for row in info.get("board", []) for ch in row)  # type: ignore[union-attr]
+        start = " for the level from an empty board" if placed else ""
+        lines.append(f"plan{start} ({info['presses']} key presses, {optimal}):")
         lines += [f"  {r} {c}" for r, c in info["plan"]]  # type: ignore[union-attr]
     return "\n".join(lines)
 
@@ -170,12 +197,6 @@ def main(argv: list[str] | None = None) -> int:
     profile = profile_from(args)
     if profile is None:
         return 0
-    if args.screenshot:
-        frame = load_png(args.screenshot)
-    elif args.launch:
-        frame = launched_frame(args, profile)
-    else:
-        frame = live_frame(args)
-    info = describe(profile, frame)
+    info = describe(profile, source_frame(args, profile))
     print(json.dumps(info, indent=2) if args.json else text(info))
     return 0 if "plan" in info else 1

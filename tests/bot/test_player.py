@@ -45,3 +45,15 @@ def test_lost_and_doubled_presses_are_corrected(seed):
     assert game.dropped > 0
     assert sum(report.corrections.values()) > 0
     assert report.keys_sent > report.planned_presses
+
+
+def test_a_level_that_leaves_the_screen_stops_the_player():
+    from bot.player import LevelFailed
+
+    game = FakeGame(PROFILE, LEVEL_2)
+    player = Player(LogoEnv(game, poll_s=0.0), PROFILE, settle_frames=2)
+    first = player.wait_level()
+    game.done = True  # as if TIME UP cleared the preview
+    with pytest.raises(LevelFailed, match="left the screen"):
+        player.play_level(first)
+    assert game.presses == 0, "no key after the level was gone"

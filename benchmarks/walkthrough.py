@@ -1,0 +1,133 @@
+"""Full walkthrough benchmark: plays the practice game at given speeds and prints figures.
+
+    .venv/bin/python benchmarks/walkthrough.py                 # 100 levels at 100 % and 200 %
+    .venv/bin/python benchmarks/walkthrough.py --quick         # levels 1-10 only
+
+For each speed it prints levels done, wall time, keys sent against the fewest-keypress
+total, corrections by kind, time spent planning, and the floor: the fewest keys x
+(hold + gap) + the game's own time (start sequence waits, level transitions, the frames
+a skipped code screen needs to appear) at that speed. Targets: 100/100 levels, wall time
+<= 1.25 x floor, and under 10 minutes at 100 %.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.commands.common import level_range
+from bot.env import LogoEnv
+from bot.profile import Profile, load_profile
+from bot.progress import Progress, clock
+from bot.session import FRAME_S, Session, SessionOptions
+from bot.walkthrough import RunReport, Walkthrough
+from game.layout import load_layout
+
+FPS = 1 / FRAME_S
+
+
+@dataclass
+class Figures:
+    speed: int
+    report: RunReport
+    wall: float
+    floor: float
+    keys_floor: float
+    game_floor: float
+
+
+def game_seconds(profile: Profile, first: int, last: int, speed: int) -> float:
+    """The game's own time at ``speed``: start waits, transitions, code screens appearing."""
+    layout = load_layout()
+    frames = layout.timing["transition_frames"] + 2  # the next level takes 2 frames to draw
+    transitions = last - first  # level ends followed by another level in this run
+    code_screens = sum(1 for n in range(first, last) if n % 5 == 0)
+    waits = profile.start.loaded_wait + sum(
+        float(step.get("wait", 0)) for step in profile.start.sequence
+    )
+    emulated = waits + (transitions * frames + code_screens * 3) / FPS
+    return emulated * 100 / speed
+
+
+def run(profile: Profile, first: int, last: int, speed: int) -> Figures:
+    options = SessionOptions(headless=True, speed=speed)
+    with Session.open(profile, options) as session:
+        walk = Walkthrough(
+            session,
+            LogoEnv(session),
+            profile,
+            first,
+            last,
+            progress=Progress(last - first + 1),
+        )
+        started = time.monotonic()
+        report = walk.run()
+        wall = time.monotonic() - started
+        hold, gap = profile.timing.for_speed(speed)
+    keys_floor = report.planned_presses * (hold + gap) / 1000
+    game_floor = game_seconds(profile, first, last, speed)
+    return Figures(speed, report, wall, keys_floor + game_floor, keys_floor, game_floor)
+
+
+def table(rows: list[Figures], first: int, last: int) -> str:
+    count = last - first + 1
+    out = [
+        f"walkthrough benchmark, levels {first}-{last}",
+        f"{'speed':>6} {'levels':>8} {'wall':>7} {'floor':>7} {'ratio':>6} {'keys':>6} "
+        f"{'fewest':>6} {'bound':>6} {'plan s':>7}  corrections",
+    ]
+    for f in rows:
+        r = f.report
+        bound = sum(x.report.lower_bound for x in r.results.values() if x.report)
+        plan_s = sum(x.report.plan_seconds for x in r.results.values() if x.report)
+        corr = ", ".join(f"{k} {v}" for k, v in sorted(r.corrections.items())) or "none"
+        out.append(
+            f"{f.speed:>5}% {r.levels_done:>4}/{count:<3} {clock(f.wall):>7} {clock(f.floor):>7} "
+            f"{f.wall / f.floor:>6.2f} {r.keys_sent:>6} {r.planned_presses:>6} {bound:>6} "
+            f"{plan_s:>7.2f}  {corr}"
+        )
+    out.append("")
+    out.append("floor = fewest keys x (hold + gap) + the game's own time; per speed:")
+    for f in rows:
+        out.append(f"  {f.speed}%: keys {f.keys_floor:.1f} s + game {f.game_floor:.1f} s")
+    out.append("")
+    for f in rows:
+        done = f.report.levels_done == count
+        ratio_ok = f.wall <= 1.25 * f.floor
+        line = (
+            f"{f.speed}%: {'PASS' if done else 'FAIL'} all levels, "
+            f"{'PASS' if ratio_ok else 'FAIL'} wall <= 1.25 x floor ({f.wall / f.floor:.2f})"
+        )
+        if f.speed == 100 and count == 100:
+            line += f", {'PASS' if f.wall < 600 else 'FAIL'} under 10 minutes ({clock(f.wall)})"
+        out.append(line)
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--speeds", default="100,200", help="comma-separated speeds in percent")
+    p.add_argument("--levels", default="1-100", help="level range (default 1-100)")
+    p.add_argument("--quick", action="store_true", help="levels 1-10 only")
+    p.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        help="profile override, e.g. timing.hold_ms.100=30",
+    )
+    args = p.parse_args(argv)
+    profile = load_profile("practice", args.overrides)
+    first, last = level_range("1-10" if args.quick else args.levels, 100)
+    rows = [run(profile, first, last, int(s)) for s in args.speeds.split(",")]
+    print(table(rows, first, last))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
