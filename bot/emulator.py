@@ -62,6 +62,8 @@ class FuseConfig:
         ):
             if path is not None:
                 cmd += [flag, str(path)]
+        if self.record is not None:
+            cmd.append("--no-rzx-autosaves")  # one snapshot at the start is enough
         return cmd + list(self.extra_args)
 
     def check_files(self) -> None:

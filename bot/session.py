@@ -69,6 +69,25 @@ def fuse_config(profile: Profile, options: SessionOptions) -> FuseConfig:
     )
 
 
+@dataclass(frozen=True)
+class Segment:
+    """One run of Fuse within a session (a restart starts the next one) and its files."""
+
+    number: int
+    started_at: float  # time.monotonic() when Fuse was started
+    started_wall: float  # time.time() at the same moment
+    speed: int
+    rzx: Path | None
+    movie: Path | None
+
+
+def segment_path(path: Path | None, number: int) -> Path | None:
+    """``run.rzx`` for the first segment, ``run-2.rzx`` for the second, ..."""
+    if path is None or number == 1:
+        return path
+    return path.with_name(f"{path.stem}-{number}{path.suffix}")
+
+
 KeyWrapper = Callable[[KeyDriver], KeyDriver]
 
 
@@ -91,6 +110,7 @@ class Session:
     focus_policy: FocusPolicy
     wrap_keys: KeyWrapper | None = None
     start_s: float = 0.0  # how long the last start of Fuse took (wall seconds)
+    segments: list[Segment] = field(default_factory=list)
     _closed: bool = field(default=False, repr=False)
 
     @classmethod
@@ -139,6 +159,7 @@ class Session:
             wrap_keys,
             time.monotonic() - started,
         )
+        session._add_segment()
         if config.tape is not None and _is_opense(config.rom):
             try:
                 session.type_load()
@@ -179,11 +200,18 @@ class Session:
         self.fuse.stop()
         log_dir = self.options.log_dir
         started = time.monotonic()
-        self.fuse = Fuse.start(
+        number = len(self.segments) + 1
+        config = replace(
             self.fuse.config,
-            self.xserver.display,
-            log_path=log_dir / "fuse.log" if log_dir else None,
+            record=segment_path(self.options.record_rzx, number),
+            movie=segment_path(self.options.movie, number),
         )
+        self.fuse = Fuse.start(
+            config,
+            self.xserver.display,
+            log_path=log_dir / f"fuse-{number}.log" if log_dir else None,
+        )
+        self._add_segment()
         self.grabber = open_grabber(self.xserver.display, self.fuse.window_id)
         keys = make_keys(
             self.options,
@@ -195,6 +223,20 @@ class Session:
         keys.focus()
         self.keys = self.wrap_keys(keys) if self.wrap_keys else keys
         self.start_s = time.monotonic() - started
+
+    def _add_segment(self) -> None:
+        config = self.fuse.config
+        wall = time.time() - (time.monotonic() - self.fuse.started_at)
+        self.segments.append(
+            Segment(
+                len(self.segments) + 1,
+                self.fuse.started_at,
+                wall,
+                config.speed,
+                config.record,
+                config.movie,
+            )
+        )
 
     def wait_frames(self, frames: float) -> None:
         """Sleep for ``frames`` emulated frames at the session's speed."""

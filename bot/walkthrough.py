@@ -83,6 +83,7 @@ class Walkthrough:
         self.max_restarts = max_restarts
         self.level_timeout_s = level_timeout_s
         self.player = Player(env, profile)
+        self.report = RunReport(first, last)  # kept up to date, so an abort can still say
 
     def enter(self, level: int) -> int:
         """Type the start sequence with the best code for ``level``; returns the level the
@@ -112,7 +113,7 @@ class Walkthrough:
             self.env.step([skip[obs.screen]], lambda o: o.screen != obs.screen, 20)
 
     def run(self) -> RunReport:
-        report = RunReport(self.first, self.last)
+        report = self.report = RunReport(self.first, self.last)
         started = time.monotonic()
         level = self.enter(self.first)
         try:
@@ -120,6 +121,7 @@ class Walkthrough:
                 self.progress.update(level=level)
                 try:
                     first = self.player.wait_level(self.level_timeout_s)
+                    self.env.note("level_shown", level=level)
                     result = self.player.play_level(first)
                 except (LevelFailed, EmulatorError) as exc:
                     level = self.recover(level, exc, report)
@@ -163,6 +165,7 @@ class Walkthrough:
             ) from exc
         report.restarts += 1
         self.progress.update(status=f"restarting ({reason[:40]})")
+        self.env.note("restart", level=level, reason=reason)
         self.session.restart()
         self.progress.update(status="")
         return self.enter(level)

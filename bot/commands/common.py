@@ -7,10 +7,14 @@ import logging
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.errors import UsageError
 from bot.profile import Profile, load_profile, show_config
 from bot.session import SessionOptions
+
+if TYPE_CHECKING:
+    from bot.recording.recording import Recording
 
 
 def add_profile_options(parser: argparse.ArgumentParser) -> None:
@@ -74,6 +78,63 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
         help="never take the keyboard focus back: pause and say so instead",
     )
     group.add_argument("--name", help="player name typed at the start (default: the profile's)")
+
+
+def add_recording_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(
+        "recording",
+        "Every run leaves a folder RECORDINGS/<UTC time>-<mode>/ with run.json (versions, "
+        "settings, result per level, totals), events.jsonl, run.log, run.rzx (Fuse's input "
+        "recording: 'logo-bot replay' plays it back exactly), video.mp4, and pictures of "
+        "each level and of every failure. See recordings/README.md.",
+    )
+    group.add_argument(
+        "--video-dir",
+        type=Path,
+        metavar="DIR",
+        help="put the run folders in DIR (default: recordings/ in the repository, or "
+        "$LOGO_BOT_RECORDINGS)",
+    )
+    group.add_argument(
+        "--no-video",
+        dest="video",
+        action="store_false",
+        help="no video.mp4 (Fuse records no movie); run.json, events, pictures and run.rzx "
+        "are still written, and 'logo-bot replay RUN --headless' can make the video later",
+    )
+    group.add_argument(
+        "--no-record",
+        dest="record",
+        action="store_false",
+        help="leave no run folder at all (no video, no replay data, no log file)",
+    )
+    group.add_argument(
+        "--annotate",
+        action="store_true",
+        help="also write annotated.mp4: the frames the bot grabbed, with the cursor it read, "
+        "the next cell of its plan and the moves after it drawn on them",
+    )
+
+
+def recording_from(
+    args: argparse.Namespace, profile: Profile, mode: str, command: list[str]
+) -> Recording | None:
+    """The run's recording as the options ask (None with --no-record)."""
+    from bot.recording.folder import default_root
+    from bot.recording.recording import Recording, RecordOptions
+
+    if not args.record:
+        if args.annotate or args.video_dir:
+            raise UsageError("--no-record leaves no folder: drop --annotate and --video-dir")
+        return None
+    options = RecordOptions(args.video_dir or default_root(), args.video, args.annotate)
+    try:
+        return Recording.start(options, mode, command, profile)
+    except OSError as exc:
+        raise UsageError(
+            f"cannot create a run folder in {options.root}: {exc.strerror}",
+            hint="choose another place with --video-dir DIR, or use --no-record",
+        ) from None
 
 
 def add_output_options(parser: argparse.ArgumentParser) -> None:

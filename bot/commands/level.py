@@ -10,6 +10,7 @@ from bot.commands.common import (
     add_game_options,
     add_output_options,
     add_profile_options,
+    add_recording_options,
 )
 
 
@@ -24,12 +25,15 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("number", type=int, help="the level to play (1-100)")
     add_profile_options(p)
     add_game_options(p)
+    add_recording_options(p)
     add_output_options(p)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(sys.argv[1:] if argv is None else argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = parser().parse_args(argv)
+    args.mode, args.command = "level", ["logo-bot", "level", *argv]
     args.from_code = None
     args.levels = None
     return walkthrough.run(args, args.number, args.number)

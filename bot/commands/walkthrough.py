@@ -10,8 +10,10 @@ from bot.commands.common import (
     add_game_options,
     add_output_options,
     add_profile_options,
+    add_recording_options,
     level_range,
     profile_from,
+    recording_from,
     session_options,
     setup_logging,
 )
@@ -43,6 +45,7 @@ def parser(prog: str = "logo-bot walkthrough") -> argparse.ArgumentParser:
     p.add_argument("--from-code", metavar="CODE", help="start at the level this code opens")
     add_profile_options(p)
     add_game_options(p)
+    add_recording_options(p)
     add_output_options(p)
     return p
 
@@ -80,12 +83,34 @@ def run(args: argparse.Namespace, first: int | None = None, last: int | None = N
     if not 1 <= first <= last <= count:
         raise UsageError(f"level {first}: this game's levels run from 1 to {count}")
     progress = Progress(last - first + 1)
-    with Session.open(profile, session_options(args)) as session:
-        walk = Walkthrough(session, LogoEnv(session), profile, first, last, args.name, progress)
-        report = walk.run()
-    progress.finish(summary(report))
+    options = session_options(args)
+    recording = recording_from(args, profile, args.mode, args.command)
+    if recording is None:
+        with Session.open(profile, options) as session:
+            walk = Walkthrough(session, LogoEnv(session), profile, first, last, args.name, progress)
+            report = walk.run()
+        progress.finish(summary(report))
+        return 0 if report.status == "complete" else 1
+    recording.requested = (first, last)
+    try:
+        with recording:
+            with Session.open(profile, recording.fuse_files(options)) as session:
+                recording.attach(session)
+                env = recording.wrap(LogoEnv(session))
+                walk = Walkthrough(session, env, profile, first, last, args.name, progress)
+                try:
+                    report = walk.run()
+                finally:
+                    recording.report = walk.report
+            progress.finish(summary(report))
+            progress.stream.write("writing the recording (video, run.json)...\n")
+    finally:
+        progress.stream.write(f"recorded in {recording.folder.path}\n")
     return 0 if report.status == "complete" else 1
 
 
 def main(argv: list[str] | None = None) -> int:
-    return run(parser().parse_args(sys.argv[1:] if argv is None else argv))
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = parser().parse_args(argv)
+    args.mode, args.command = "walkthrough", ["logo-bot", "walkthrough", *argv]
+    return run(args)

@@ -1,0 +1,219 @@
+"""``logo-bot replay RUN``: play a recorded run (or one level of it) back in Fuse, exactly."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from bot.commands.common import add_output_options, setup_logging
+from bot.errors import BotError, UsageError
+from bot.profile import load_profile
+from bot.recording.encode import encode
+from bot.recording.events import read_events
+from bot.recording.folder import RunFolder, default_root, find_run
+from bot.replay import play
+from bot.rzx import cut, frame_count
+from bot.session import Segment
+from bot.vision import Vision
+from bot.xserver import XServer
+from solvers.board import Board
+
+LEAD_IN = 50  # frames shown before a level appears (one emulated second)
+LEAD_OUT = 50  # and after it is done, while the finished board is still shown
+FLASH_PERIOD = 32  # Fuse's FLASH phase repeats every 32 frames: keep it, pixel for pixel
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="logo-bot replay",
+        description="Play a recorded run back in Fuse from its input recording (run.rzx): "
+        "the same emulated frames with the same keys, so exactly what happened, faster if "
+        "you like. Fuse stops by itself at the end, and the board at the end is checked "
+        "against the one recorded. With --level N only that level is shown: the machine "
+        "state just before it began is rebuilt from the recording (skoolkit's rzxplay) and "
+        "the level's part of the recording is played from there.",
+        epilog="RUN is a run folder, a folder name under the recordings directory (or the "
+        "start of one), or 'last'. Examples:\n"
+        "  logo-bot replay last                       watch the latest run on your display\n"
+        "  logo-bot replay last --level 2 --speed 50  level 2 in slow motion\n"
+        "  logo-bot replay RUN --headless             write RUN/replay.mp4 (no display)\n"
+        "  logo-bot replay RUN --level 7 --video l7.mp4 --headless",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("run", metavar="RUN", help="the run to replay")
+    p.add_argument("--level", type=int, metavar="N", help="replay level N alone")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument(
+        "--headless",
+        action="store_true",
+        default=None,
+        help="play on a private virtual display and write a video (the default when "
+        "DISPLAY is unset)",
+    )
+    where.add_argument("--display", metavar=":N", help="X display to show Fuse on")
+    p.add_argument(
+        "--speed",
+        type=int,
+        metavar="PERCENT",
+        help="playback speed in percent (default: 100 on a display, 1000 headless)",
+    )
+    p.add_argument("--scale", type=int, choices=(1, 2, 3), default=1, help="Fuse window scale")
+    p.add_argument(
+        "--video",
+        nargs="?",
+        const="",
+        metavar="MP4",
+        help="write the replay as a video (default file: RUN/replay.mp4, or "
+        "RUN/levels/NNN/replay.mp4 with --level); on by default when headless",
+    )
+    p.add_argument(
+        "--video-dir",
+        type=Path,
+        metavar="DIR",
+        help="where run folders are (default: recordings/ or $LOGO_BOT_RECORDINGS)",
+    )
+    add_output_options(p)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(sys.argv[1:] if argv is None else argv)
+    setup_logging(args.verbose)
+    folder = find_run(args.run, args.video_dir or default_root())
+    run = folder.read()
+    headless = args.headless
+    if headless is None:
+        headless = args.display is None and not os.environ.get("DISPLAY")
+    speed = args.speed or (1000 if headless else 100)
+    if not 10 <= speed <= 20000:
+        raise UsageError(f"--speed {speed}: choose 10..20000 percent")
+    want_video = args.video is not None or headless
+    if args.level is not None:
+        return replay_level(folder, run, args, headless, speed, want_video)
+    return replay_run(folder, run, args, headless, speed, want_video)
+
+
+def _rom(run: dict[str, Any]) -> Path | None:
+    path = (run.get("versions") or {}).get("rom", {}).get("path")
+    return Path(path) if path else None
+
+
+def _vision(run: dict[str, Any]) -> Vision:
+    name = (run.get("profile") or {}).get("name") or "practice"
+    try:
+        return Vision(load_profile(name), 1)
+    except BotError:
+        return Vision(load_profile("practice"), 1)
+
+
+def _board(rows: list[str] | None) -> Board | None:
+    return Board.from_rows(rows) if rows else None
+
+
+def _server(args: argparse.Namespace, headless: bool) -> XServer:
+    return XServer.start() if headless else XServer.existing(args.display)
+
+
+def replay_run(
+    folder: RunFolder, run: dict[str, Any], args, headless: bool, speed: int, want_video: bool
+) -> int:
+    segments = [s for s in run.get("segments", []) if s.get("rzx")]
+    if not segments:
+        raise UsageError(
+            f"{folder.name} has no input recording (run.rzx) to replay",
+            hint="Fuse wrote none: it was killed, or the run was made with --no-record",
+        )
+    played: list[Segment] = []
+    with _server(args, headless) as server:
+        for seg in segments:
+            rzx = folder.path / seg["rzx"]
+            if not rzx.is_file():
+                raise UsageError(f"{rzx} is missing")
+            movie = folder.path / f"replay-{seg['number']}.fmf"
+            print(f"playing {rzx.name} ({frame_count(rzx)} frames) at {speed} %", flush=True)
+            playback = play(rzx, server, speed, args.scale, _rom(run), movie)
+            played.append(Segment(seg["number"], 0.0, 0.0, speed, rzx, playback.movie))
+    video = _video_path(args.video, folder.path / "replay.mp4") if want_video else None
+    encoded = encode(played, _vision(run), video)
+    for seg in played:
+        if seg.movie:
+            seg.movie.unlink(missing_ok=True)
+    if video and encoded.video:
+        print(f"video: {video} ({encoded.video_frames} frames)")
+    last = segments[-1]
+    want = _board(last.get("final_board"))
+    seen = encoded.final_boards.get(last["number"])
+    return _verdict("the run's end", want, seen)
+
+
+def replay_level(
+    folder: RunFolder, run: dict[str, Any], args, headless: bool, speed: int, want_video: bool
+) -> int:
+    number = args.level
+    entry = next((e for e in run.get("levels", []) if e["level"] == number), None)
+    if entry is None:
+        played = ", ".join(str(e["level"]) for e in run.get("levels", [])) or "none"
+        raise UsageError(f"level {number} is not in {folder.name} (levels played: {played})")
+    segment, start, end = _level_frames(folder, run, entry)
+    seg = next(s for s in run["segments"] if s["number"] == segment)
+    if not seg.get("rzx"):
+        raise UsageError(f"segment {segment} of {folder.name} has no input recording")
+    source = folder.path / seg["rzx"]
+    total = frame_count(source)
+    first = max(0, (start - LEAD_IN) // FLASH_PERIOD * FLASH_PERIOD)
+    last = min(total, (end if end is not None else total - 1) + LEAD_OUT)
+    level_dir = folder.level_dir(number)
+    level_dir.mkdir(parents=True, exist_ok=True)
+    rzx = level_dir / "replay.rzx"
+    cut(source, first, last, rzx)
+    print(f"level {number}: frames {first}..{last} of {source.name}, at {speed} %", flush=True)
+    movie = level_dir / "replay.fmf"
+    with _server(args, headless) as server:
+        playback = play(rzx, server, speed, args.scale, _rom(run), movie)
+    video = _video_path(args.video, level_dir / "replay.mp4") if want_video else None
+    encoded = encode([Segment(1, 0.0, 0.0, speed, rzx, playback.movie)], _vision(run), video)
+    movie.unlink(missing_ok=True)
+    if video and encoded.video:
+        print(f"video: {video} ({encoded.video_frames} frames)")
+    want = _board(entry.get("movie_end_board") or entry.get("end_board"))
+    return _verdict(f"level {number}'s end", want, encoded.final_boards.get(1))
+
+
+def _level_frames(folder: RunFolder, run: dict[str, Any], entry: dict[str, Any]):
+    """(segment, first frame, end frame) of a level: exact from the movie when the run
+    had one, else estimated from its events."""
+    if entry.get("start_frame") is not None:
+        return entry["segment"], entry["start_frame"], entry.get("end_frame")
+    shown = done = None
+    for event in read_events(folder.events):
+        if event.get("level") != entry["level"] or event.get("frame") is None:
+            continue
+        if event["event"] == "level_shown":
+            shown, done = event, None
+        elif event["event"] == "level_done" and shown is not None:
+            done = event
+    if shown is None:
+        raise UsageError(f"{folder.name} does not say when level {entry['level']} began")
+    end = done["frame"] + 10 if done else None
+    return shown["segment"], max(0, shown["frame"] - 25), end
+
+
+def _video_path(option: str | None, default: Path) -> Path:
+    path = Path(option) if option else default
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _verdict(what: str, want: Board | None, seen: Board | None) -> int:
+    if want is None:
+        print(f"{what}: no board was recorded to compare with")
+        return 0 if seen is not None else 1
+    if seen == want:
+        print(f"{what}: the board matches the recording")
+        return 0
+    shown = "unreadable" if seen is None else "\n" + str(seen)
+    print(f"{what}: the board differs from the recording\nrecorded:\n{want}\nreplayed: {shown}")
+    return 1

@@ -1,0 +1,79 @@
+"""Turning the movies of a run's Fuse segments into one video, finding the levels on the way.
+
+Each segment's FMF is decoded once; every frame goes to the video writer and to a
+``LevelScanner``. Segments follow each other in the video, so a restart shows as a cut.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.errors import BotError
+from bot.movie import read_frames
+from bot.recording.scan import LevelScanner, LevelSpan
+from bot.session import Segment
+from bot.video import VideoWriter, open_video
+from bot.vision import Vision
+from solvers.board import Board
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Encoded:
+    """What came out of the movies: frames per segment, level spans, the video's state."""
+
+    frames: dict[int, int] = field(default_factory=dict)  # segment -> movie frames
+    final_boards: dict[int, Board | None] = field(default_factory=dict)  # on the last frame
+    spans: list[LevelSpan] = field(default_factory=list)
+    video: Path | None = None
+    codec: str | None = None
+    video_frames: int = 0
+    error: str | None = None
+    seconds: float = 0.0
+
+
+def encode(
+    segments: Sequence[Segment], vision: Vision, video: Path | None, zoom: int = 2
+) -> Encoded:
+    """Scan every segment's movie and, when ``video`` is given, write them all into it."""
+    started = time.monotonic()
+    out = Encoded()
+    writer: VideoWriter | None = None
+    try:
+        for segment in segments:
+            if segment.movie is None or not segment.movie.is_file():
+                continue
+            scanner = LevelScanner(vision, segment.number)
+            for frame in read_frames(segment.movie):
+                scanner.feed(frame)
+                if video is not None and out.error is None:
+                    if writer is None:
+                        writer = _open(video, frame, zoom, out)
+                    if writer is not None:
+                        writer.write(frame)
+            out.spans += scanner.finish()
+            out.frames[segment.number] = scanner.frames
+            out.final_boards[segment.number] = scanner.final_board
+        if writer is not None:
+            writer.close()
+            out.video, out.codec, out.video_frames = video, writer.codec, writer.frames
+    except BotError as exc:
+        out.error = exc.message
+        log.warning("no video: %s", exc.message)
+    out.seconds = time.monotonic() - started
+    return out
+
+
+def _open(video: Path, frame, zoom: int, out: Encoded) -> VideoWriter | None:
+    height, width = frame.shape[:2]
+    try:
+        return open_video(video, (width, height), zoom=zoom)
+    except BotError as exc:
+        out.error = exc.message
+        log.warning("no video: %s", exc.message)
+        return None

@@ -1,0 +1,122 @@
+"""Run folders: their names and files, finding one by name, and listing them."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from bot.errors import UsageError
+from bot.profile import REPO_ROOT
+
+TIME_FORMAT = "%Y%m%dT%H%M%SZ"
+
+
+def default_root() -> Path:
+    """``$LOGO_BOT_RECORDINGS``, else ``recordings/`` at the repository root."""
+    return Path(os.environ.get("LOGO_BOT_RECORDINGS") or REPO_ROOT / "recordings")
+
+
+@dataclass(frozen=True)
+class RunFolder:
+    """The files of one run (see recordings/README.md)."""
+
+    path: Path
+
+    @classmethod
+    def create(cls, root: Path, mode: str, when: datetime | None = None) -> RunFolder:
+        """A new, empty folder ``<UTC time>-<mode>`` under ``root``."""
+        stamp = (when or datetime.now(UTC)).strftime(TIME_FORMAT)
+        root.mkdir(parents=True, exist_ok=True)
+        name = f"{stamp}-{mode}"
+        for n in range(2, 1000):
+            try:
+                (root / name).mkdir()
+                return cls(root / name)
+            except FileExistsError:
+                name = f"{stamp}-{mode}-{n}"
+        raise UsageError(f"too many runs named {stamp}-{mode} in {root}")
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    @property
+    def run_json(self) -> Path:
+        return self.path / "run.json"
+
+    @property
+    def events(self) -> Path:
+        return self.path / "events.jsonl"
+
+    @property
+    def log(self) -> Path:
+        return self.path / "run.log"
+
+    @property
+    def video(self) -> Path:
+        return self.path / "video.mp4"
+
+    @property
+    def annotated(self) -> Path:
+        return self.path / "annotated.mp4"
+
+    @property
+    def rzx(self) -> Path:
+        """The first segment's input recording; later segments are run-2.rzx, ..."""
+        return self.path / "run.rzx"
+
+    @property
+    def movie(self) -> Path:
+        """Fuse's movie of the first segment (movie-2.fmf, ... for later ones); deleted
+        once the video is written."""
+        return self.path / "movie.fmf"
+
+    @property
+    def failures(self) -> Path:
+        return self.path / "failures"
+
+    def level_dir(self, level: int) -> Path:
+        return self.path / "levels" / f"{level:03d}"
+
+    def read(self) -> dict:
+        """The run's ``run.json``; ``UsageError`` when it is missing or unreadable."""
+        try:
+            return json.loads(self.run_json.read_text())
+        except FileNotFoundError:
+            raise UsageError(f"{self.path} has no run.json: it is not a finished run") from None
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"cannot read {self.run_json}: {exc}") from None
+
+
+def list_runs(root: Path) -> list[RunFolder]:
+    """Every folder under ``root`` with a run.json, oldest first."""
+    if not root.is_dir():
+        return []
+    return [
+        RunFolder(p) for p in sorted(root.iterdir()) if p.is_dir() and (p / "run.json").is_file()
+    ]
+
+
+def find_run(spec: str, root: Path) -> RunFolder:
+    """A run given as a folder path, a folder name under ``root``, or ``last``."""
+    if spec == "last":
+        runs = list_runs(root)
+        if not runs:
+            raise UsageError(f"no recorded runs in {root}", hint="run logo-bot walkthrough first")
+        return runs[-1]
+    for candidate in (Path(spec), root / spec):
+        if candidate.is_dir():
+            if not (candidate / "run.json").is_file():
+                raise UsageError(f"{candidate} is not a run folder (it has no run.json)")
+            return RunFolder(candidate)
+    matches = [r for r in list_runs(root) if r.name.startswith(spec)] if spec else []
+    if len(matches) == 1:
+        return matches[0]
+    names = ", ".join(r.name for r in list_runs(root)[-3:]) or "none yet"
+    raise UsageError(
+        f"no run {spec!r} (neither a folder nor a run in {root})",
+        hint=f"give a folder, a name from 'logo-bot runs' or 'last' (latest: {names})",
+    )

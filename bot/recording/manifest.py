@@ -1,0 +1,68 @@
+"""What ``run.json`` says about the software and the game: versions and file hashes."""
+
+from __future__ import annotations
+
+import hashlib
+import platform
+import re
+import shutil
+import subprocess
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+
+SCHEMA_VERSION = 1
+
+
+def sha256(path: Path | None) -> str | None:
+    if path is None or not Path(path).is_file():
+        return None
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def package_version(name: str) -> str | None:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def fuse_version(log: Path | None) -> str | None:
+    """Fuse's version from the banner it prints at start (in its log)."""
+    try:
+        text = Path(log).read_text(errors="replace") if log else ""
+    except OSError:
+        text = ""
+    m = re.search(r"\(Fuse\) version (\S+?)\.?\s", text)
+    return m.group(1) if m else None
+
+
+@cache
+def tool_version(binary: str) -> str | None:
+    """The first line of ``binary -version`` (ffmpeg), or None when it is not installed."""
+    path = shutil.which(binary)
+    if path is None:
+        return None
+    try:
+        out = subprocess.run([path, "-version"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    first = (out.stdout or out.stderr).strip().splitlines()
+    return first[0] if first else None
+
+
+def versions(rom: Path | None, game: Path | None, fuse_log: Path | None) -> dict[str, object]:
+    """Versions of everything that decides how a run goes, and hashes of the game files."""
+    return {
+        "logo_bot": package_version("logo-bot"),
+        "python": platform.python_version(),
+        "fuse": fuse_version(fuse_log),
+        "skoolkit": package_version("skoolkit"),
+        "ffmpeg": tool_version("ffmpeg"),
+        "rom": {"path": str(rom) if rom else None, "sha256": sha256(rom)},
+        "game": {"path": str(game) if game else None, "sha256": sha256(game)},
+    }

@@ -1,0 +1,134 @@
+"""``Recorder``: an environment wrapper that writes down everything the bot sees and does.
+
+It wraps the game loop from outside (like a video-recording wrapper around a Gymnasium
+environment): every key burst with what the bot read afterwards, every note the player
+makes (target, plan, corrections, unreadable frames), pictures at the start and end of
+each level and of every failure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from bot.annotate import save_annotated
+from bot.env import EnvWrapper, Expectation, LogoEnv, Observation, StepResult
+from bot.player import move_keys
+
+if TYPE_CHECKING:
+    from bot.recording.recording import Recording
+
+READINGS = ("level_shown", "cursor", "board", "target", "screen")
+FAILURE_EVENTS = ("unreadable", "failure", "target_unsolvable", "correction", "level_gone")
+
+
+def readings(obs: Observation) -> dict[str, Any]:
+    """What the bot already read from ``obs`` (nothing is read here for the record)."""
+    return {name: obs.__dict__[name] for name in READINGS if name in obs.__dict__}
+
+
+class Recorder(EnvWrapper):
+    """Writes events, level pictures and failure pictures into a ``Recording``."""
+
+    def __init__(
+        self, env: LogoEnv | EnvWrapper, recording: Recording, max_failure_pictures: int = 100
+    ) -> None:
+        super().__init__(env)
+        self.recording = recording
+        self.max_failure_pictures = max_failure_pictures
+        self.last_obs: Observation | None = None
+        self.level: int | None = None
+        self.failure_pictures = 0
+
+    def _seen(self, obs: Observation) -> Observation:
+        self.last_obs = obs
+        self.recording.seen(obs)
+        return obs
+
+    def observe(self) -> Observation:
+        return self._seen(self.env.observe())
+
+    def wait_for(self, expect: Expectation, timeout_frames: float) -> tuple[Observation, bool]:
+        obs, met = self.env.wait_for(expect, timeout_frames)
+        self._seen(obs)
+        return obs, met
+
+    def step(
+        self, keys: Sequence[str], expect: Expectation | None = None, timeout_frames: float = 6
+    ) -> StepResult:
+        result = self.env.step(keys, expect, timeout_frames)
+        self._seen(result.obs)
+        self.recording.event(
+            "keys",
+            at_time=result.started,
+            level=self.level,
+            keys=list(keys),
+            met=result.met,
+            seconds=round(result.ended - result.started, 4),
+            **readings(result.obs),
+        )
+        return result
+
+    def note(self, event: str, **data: Any) -> None:
+        self.env.note(event, **data)
+        obs = data.pop("obs", None) or self.last_obs
+        for key in ("target", "board"):
+            if isinstance(data.get(key), str):
+                data[key] = data[key].splitlines()  # boards as rows, like everywhere else
+        if event == "level_shown":
+            self.level = data["level"]
+            self.recording.level_started(self.level)
+            if obs is not None:
+                self.recording.save_frame(self._level_dir() / "start.png", obs.frame)
+        elif event == "plan":
+            self._write_plan(data)
+        elif event == "level_done" and obs is not None:
+            self.recording.save_frame(self._level_dir() / "end.png", obs.frame)
+        if event in FAILURE_EVENTS and obs is not None:
+            data["picture"] = self._failure_picture(event, data, obs)
+        data.setdefault("level", self.level)
+        self.recording.event(event, **data)
+
+    # -- files ------------------------------------------------------------------------------
+    def _level_dir(self):
+        return self.recording.folder.level_dir(self.level or 0)
+
+    def _write_plan(self, data: dict[str, Any]) -> None:
+        plan = list(data.get("plan", ()))
+        profile = self.recording.profile
+        lines = [f"level {self.level}"]
+        target = self.recording.current_target
+        if target is not None:
+            lines += ["target:", *(f"  {row}" for row in str(target).splitlines())]
+        lines.append(
+            f"{len(plan)} moves, {data.get('presses')} key presses"
+            f" ({'proven fewest' if data.get('optimal') else 'lower bound'}"
+            f" {data.get('lower_bound')}), first move first:"
+        )
+        lines += [f"  {r} {c}" for r, c in plan]
+        at = self.recording.current_cursor
+        if profile is not None and at is not None:
+            grid, press = profile.geometry.board, []
+            for cell in plan:
+                press += [*move_keys(profile.keys, at, tuple(cell), grid.rows, grid.cols)]
+                press.append(profile.keys.act)
+                at = tuple(cell)
+            lines.append(f"keys from the cursor at {self.recording.current_cursor}:")
+            lines.append("  " + " ".join(press))
+        path = self._level_dir() / "plan.txt"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("\n".join(lines) + "\n")
+
+    def _failure_picture(self, event: str, data: dict[str, Any], obs: Observation) -> str | None:
+        if self.failure_pictures >= self.max_failure_pictures:
+            return None
+        self.failure_pictures += 1
+        name = f"{self.failure_pictures:03d}-level{self.level or 0:03d}-{event}"
+        kind = data.get("kind") or data.get("what")
+        if kind:
+            name += f"-{kind}"
+        path = self.recording.folder.failures / f"{name}.png"
+        detail = ", ".join(f"{k}={v}" for k, v in data.items() if k not in ("level", "board"))
+        notes = [f"level {self.level}: {event}" + (f" ({detail})" if detail else "")]
+        save_annotated(path, obs.frame, obs.vision, notes)
+        return str(path.relative_to(self.recording.folder.path))
