@@ -43,9 +43,10 @@ class FocusPolicy:
         for listener in list(self.listeners):
             listener(event, data)
 
-    def regain(self, target: FocusTarget) -> None:
-        """Return once ``target`` has the focus again (taken back or given back), or raise
-        ``FocusLost`` (the policy does not wait) or ``EmulatorError`` (the window is gone)."""
+    def regain(self, target: FocusTarget) -> float:
+        """Return once ``target`` has the focus again (taken back or given back), with the
+        seconds waited; or raise ``FocusLost`` (the policy does not wait) or
+        ``EmulatorError`` (the window is gone)."""
         started = time.monotonic()
         self.emit("lost")
         paused = False
@@ -58,12 +59,12 @@ class FocusPolicy:
             waited = time.monotonic() - started
             if target.focused():
                 self.emit("regained", how="returned", waited_s=waited, paused=paused)
-                return
+                return waited
             if self.take_back and waited >= self.grace_s:
                 target.focus()
                 if target.focused():
                     self.emit("regained", how="taken_back", waited_s=waited, paused=paused)
-                    return
+                    return waited
             if not self.wait and (not self.take_back or waited >= self.grace_s):
                 raise FocusLost(
                     "the Fuse window does not have the keyboard focus, so no key was sent",

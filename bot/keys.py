@@ -87,6 +87,11 @@ def interrupt_or_defer() -> None:
     raise KeyboardInterrupt
 
 
+class BurstCut(Exception):
+    """A press waited for the focus so long that the game may have moved on: the rest of
+    the burst is dropped and the caller looks at the screen again (not an error)."""
+
+
 class KeyDriver:
     """Base class: presses named keys one after another with ``timing``.
 
@@ -94,6 +99,8 @@ class KeyDriver:
     sent because Fuse lacks the focus; ``regain_focus`` then waits for it (or raises
     ``FocusLost``). Whatever happens after a press (an error, Ctrl-C), the key is released.
     """
+
+    cut_after_s = 0.1  # a wait for the focus longer than this cuts the burst short
 
     def __init__(self, timing: KeyTiming) -> None:
         self.timing = timing
@@ -112,10 +119,14 @@ class KeyDriver:
         self.burst([key])
 
     def burst(self, keys: Sequence[str]) -> None:
-        """Press each key in turn (hold, release, gap); focus is checked before each event."""
-        self.check_focus()
-        for key in keys:
-            self.tap(key)
+        """Press each key in turn (hold, release, gap); focus is checked before each event.
+        After a long wait for the focus the keys not yet pressed are dropped."""
+        try:
+            self.check_focus()
+            for key in keys:
+                self.tap(key)
+        except BurstCut:
+            return
 
     def tap(self, key: str, gap_ms: float | None = None) -> None:
         """Press and release ``key``: held ``hold_ms``, after ``gap_ms`` with no key down."""
@@ -145,7 +156,9 @@ class KeyDriver:
                     self._last_event = time.perf_counter()
                     return
                 self._down.discard(key)
-            self.regain_focus()  # outside the critical stretch: it may wait a long time
+            # outside the critical stretch: this may wait a long time
+            if self.regain_focus() > self.cut_after_s:
+                raise BurstCut(key)
 
     def _key_up(self, key: str) -> None:
         with critical():
@@ -158,16 +171,19 @@ class KeyDriver:
     def chord(self, modifier: str, keys: Sequence[str], gap_ms: float | None = None) -> None:
         """Hold ``modifier`` (e.g. "symbol") while tapping ``keys``; ``gap_ms`` between taps
         (the Spectrum ROM ignores a repeated key sooner than about 100 ms)."""
-        self.check_focus()
         gap = self.timing.gap_ms if gap_ms is None else gap_ms
-        self._wait_until(self._last_event + self.timing.gap_ms / 1000)
-        self._key_down(modifier)
         try:
-            for key in keys:
-                self.tap(key, gap)
-            self._wait_until(self._last_event + gap / 1000)
-        finally:
-            self._key_up(modifier)
+            self.check_focus()
+            self._wait_until(self._last_event + self.timing.gap_ms / 1000)
+            self._key_down(modifier)
+            try:
+                for key in keys:
+                    self.tap(key, gap)
+                self._wait_until(self._last_event + gap / 1000)
+            finally:
+                self._key_up(modifier)
+        except BurstCut:
+            return
 
     def type_text(self, text: str) -> None:
         self.burst([("space" if ch == " " else ch.lower()) for ch in text])
@@ -192,8 +208,9 @@ class KeyDriver:
         """Return when keys may be sent (after waiting for the focus if need be)."""
         raise NotImplementedError
 
-    def regain_focus(self) -> None:
-        """Called after a press was refused: wait for the focus, or raise ``FocusLost``."""
+    def regain_focus(self) -> float:
+        """Called after a press was refused: wait for the focus (returns the seconds
+        waited), or raise ``FocusLost``."""
         raise FocusLost("the Fuse window does not have the keyboard focus, so no key was sent")
 
     def _send(self, key: str, down: bool) -> bool:
@@ -318,11 +335,12 @@ class XTestKeys(KeyDriver):
         self._dpy.sync()
 
     def check_focus(self) -> None:
-        if not self.focused():
-            self.policy.regain(self)
+        """Before a burst: wait for the focus if need be; a long wait cuts the burst."""
+        if not self.focused() and self.policy.regain(self) > self.cut_after_s:
+            raise BurstCut()
 
-    def regain_focus(self) -> None:
-        self.policy.regain(self)
+    def regain_focus(self) -> float:
+        return self.policy.regain(self)
 
     def _send(self, key: str, down: bool) -> bool:
         code = self.keycode(key)
