@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -103,11 +103,13 @@ class TextSpot:
 
 @dataclass(frozen=True)
 class Screens:
-    """Texts that identify whole screens, fields on them, and keys that skip them."""
+    """Texts that identify whole screens, fields on them, keys that skip them, and how
+    many frames they stay when not skipped."""
 
     marks: dict[str, TextSpot]
     fields: dict[str, TextSpot]
     skip: dict[str, str]
+    frames: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -247,9 +249,10 @@ def _build(data: dict[str, Any], path: Path) -> Profile:
     screens = None
     if sc is not None:
         screens = Screens(
-            marks={k: _spot(v) for k, v in sc.items() if k not in ("fields", "skip")},
+            marks={k: _spot(v) for k, v in sc.items() if k not in ("fields", "skip", "frames")},
             fields={k: _spot(v) for k, v in sc.get("fields", {}).items()},
             skip={k: str(v) for k, v in sc.get("skip", {}).items()},
+            frames={k: int(v) for k, v in sc.get("frames", {}).items()},
         )
     extra = {
         "font": (Path(font) if Path(font).is_absolute() else REPO_ROOT / font) if font else None,

@@ -61,6 +61,10 @@ def summary(report: RunReport) -> str:
         lines.append(
             "corrections: " + ", ".join(f"{k} {v}" for k, v in sorted(report.corrections.items()))
         )
+    if report.recoveries:
+        lines.append(
+            "recoveries: " + ", ".join(f"{k} {v}" for k, v in sorted(report.recoveries.items()))
+        )
     failed = [r for r in report.results.values() if r.status != "done"]
     lines += [f"level {r.level} failed: {r.reason}" for r in failed]
     return "\n".join(lines)

@@ -27,3 +27,12 @@ def test_screen_marks_are_texts_the_game_draws_there():
 
 def test_the_font_is_the_games():
     assert PROFILE.font.samefile(FONT_FILE)
+
+
+def test_screen_durations_are_the_games():
+    timing = LAYOUT.timing
+    assert PROFILE.screens.frames == {
+        "code": timing["code_screen_frames"],
+        "time_up": timing["time_up_frames"],
+        "game_over": timing["game_over_frames"],
+    }
