@@ -26,6 +26,7 @@ from bot.vision import Unreadable
 log = logging.getLogger(__name__)
 
 PAUSED = "PAUSED: another window has the keyboard focus; click the Fuse window to go on"
+TAKING_BACK = "another window has the keyboard focus: taking it back in {:.0f} s"
 
 
 class GaveUp(BotError):
@@ -223,7 +224,7 @@ class Walkthrough:
             if before is not None and before.status == "done":
                 report.run_corrections["level_replayed"] += 1
             else:
-                attempts = before.attempts if before else 1
+                attempts = before.attempts + 1 if before else 1
                 report.results[level] = LevelResult(level, "done", result, attempts=attempts)
                 self.progress.level_done(result.keys_sent, sum(result.corrections.values()))
         log.info(
@@ -287,8 +288,10 @@ class Walkthrough:
         """The key driver lost or regained the keyboard focus: say so and note it."""
         self.env.note(f"focus_{event}", **{k: v for k, v in data.items() if k != "paused"})
         if event == "paused":
+            policy = self.session.focus_policy
             log.warning("paused: another window has the keyboard focus")
-            self.progress.update(status=PAUSED)
+            message = TAKING_BACK.format(policy.grace_s) if policy.take_back else PAUSED
+            self.progress.update(status=message)
         elif event == "regained":
             self.report.run_corrections[f"focus_{data.get('how', 'regained')}"] += 1
             self.progress.update(status="")
