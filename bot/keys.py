@@ -57,7 +57,7 @@ DEFAULT_TIMING = KeyTiming()
 
 class _Critical(threading.local):
     depth = 0
-    pending = False
+    pending: KeyboardInterrupt | None = None
 
 
 _critical = _Critical()
@@ -73,18 +73,19 @@ def critical() -> Iterator[None]:
         yield
     finally:
         _critical.depth -= 1
-    if _critical.depth == 0 and _critical.pending:
-        _critical.pending = False
-        raise KeyboardInterrupt
+    if _critical.depth == 0 and _critical.pending is not None:
+        pending, _critical.pending = _critical.pending, None
+        raise pending
 
 
-def interrupt_or_defer() -> None:
-    """What a SIGINT handler calls: raise ``KeyboardInterrupt`` now, or at the end of the
-    critical stretch the main thread is in."""
+def interrupt_or_defer(interrupt: KeyboardInterrupt | None = None) -> None:
+    """What a SIGINT handler calls: raise ``interrupt`` (a ``KeyboardInterrupt``) now, or
+    at the end of the critical stretch the main thread is in."""
+    interrupt = interrupt or KeyboardInterrupt()
     if _critical.depth:
-        _critical.pending = True
+        _critical.pending = interrupt
         return
-    raise KeyboardInterrupt
+    raise interrupt
 
 
 class BurstCut(Exception):
@@ -271,7 +272,11 @@ def send_guarded(
 
 
 class XTestKeys(KeyDriver):
-    """XTest fake key events by keycode, to Fuse's top-level window only."""
+    """XTest fake key events by keycode, to Fuse's top-level window only.
+
+    Every call on its X connection is a critical stretch: python-xlib does not survive an
+    exception in the middle of a request (a Ctrl-C there could leave the server grabbed).
+    """
 
     def __init__(
         self,
@@ -300,7 +305,8 @@ class XTestKeys(KeyDriver):
         if code is None:
             name = KEYSYM_NAMES.get(key.lower(), key)
             sym = XK.string_to_keysym(name)
-            code = self._dpy.keysym_to_keycode(sym) if sym else 0
+            with critical():
+                code = self._dpy.keysym_to_keycode(sym) if sym else 0
             if not code:
                 raise BotError(f"no keycode for key {key!r} on this X display")
             self._codes[key] = code
@@ -311,14 +317,16 @@ class XTestKeys(KeyDriver):
         return [self._codes[key] for key in self.held() if key in self._codes]
 
     def focused(self) -> bool:
-        return focus_id(self._dpy) == self.window_id
+        with critical():
+            return focus_id(self._dpy) == self.window_id
 
     def window_exists(self) -> bool:
-        try:
-            self._window.get_attributes()
-        except XError:
-            return False
-        return True
+        with critical():
+            try:
+                self._window.get_attributes()
+            except XError:
+                return False
+            return True
 
     def _hold_until(self, when: float, poll_s: float = 0.004) -> None:
         """Hold, but stop at once when another window takes the focus: the release is then
@@ -331,8 +339,9 @@ class XTestKeys(KeyDriver):
     def focus(self) -> None:
         """Give Fuse's top-level window the input focus (only the top level works)."""
         catch = CatchError()
-        self._window.set_input_focus(X.RevertToParent, X.CurrentTime, onerror=catch)
-        self._dpy.sync()
+        with critical():
+            self._window.set_input_focus(X.RevertToParent, X.CurrentTime, onerror=catch)
+            self._dpy.sync()
 
     def check_focus(self) -> None:
         """Before a burst: wait for the focus if need be; a long wait cuts the burst."""
@@ -355,7 +364,8 @@ class XTestKeys(KeyDriver):
         try:
             self.release_all()
         finally:
-            self._dpy.close()
+            with critical():
+                self._dpy.close()
 
 
 def expand(sequence: Iterable[str]) -> list[str]:

@@ -128,6 +128,7 @@ class Profile:
     paper: tuple[int, int, int] = (0, 0, 0)
     panel: dict[str, TextSpot] | None = None
     screens: Screens | None = None
+    abort_key: str = "Pause"  # a global key that stops the bot ("none": no such key)
 
     def resolve(self, value: str) -> Path:
         """A path from the profile, relative to the repository root."""
@@ -259,6 +260,7 @@ def _build(data: dict[str, Any], path: Path) -> Profile:
         "paper": tuple(int(c) for c in text.get("paper", (0, 0, 0))),
         "panel": {k: _spot(v) for k, v in data["panel"].items()} if "panel" in data else None,
         "screens": screens,
+        "abort_key": str(data.get("abort", {}).get("key", "Pause")),
     }
     return Profile(
         name=str(data["name"]),
