@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.env import EnvWrapper, LogoEnv
+from bot.errors import BotError
 from bot.faults.chaos import ChaosEnv, FaultPlan
 from bot.faults.keys import FaultyKeys
 from bot.faults.thief import FocusThief
@@ -36,6 +37,7 @@ class Outcome:
     sentinel_events: list[dict[str, Any]]
     folder: Path | None
     seconds: float
+    error: BotError | None = None  # the run gave up (the report says how far it got)
 
 
 def play(
@@ -49,57 +51,77 @@ def play(
     sentinel: bool = True,
     command: list[str] | None = None,
 ) -> Outcome:
-    """Play ``first``..``last`` with ``plan``'s faults; ``GaveUp`` and friends propagate
-    (after the run folder, if any, is finished)."""
-    counts: Counter[str] = Counter()
-    key_rng = random.Random(plan.keys.seed)
-
-    def lossy(keys: KeyDriver) -> KeyDriver:
-        return FaultyKeys(keys, plan.keys, counts, key_rng)
-
-    wrap = lossy if plan.keys.active else None
+    """Play ``first``..``last`` with ``plan``'s faults. A run that gives up (``GaveUp``,
+    a dead display, ...) returns its partial report with the error, after the run folder,
+    if any, is finished."""
+    run = _FaultyRun(profile, plan, progress, sentinel)
     started = time.monotonic()
     recording = None
     if record is not None:
         recording = Recording.start(record, "walkthrough", command or ["chaos"], profile)
-    report: RunReport | None = None
-    with contextlib.ExitStack() as stack:
-        scratch = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="logo-bot-chaos-")))
-        log = scratch / "sentinel.jsonl"
-        if recording is not None:
-            stack.enter_context(recording)
-            options = recording.fuse_files(options)
-            recording.requested = (first, last)
-        session = stack.enter_context(Session.open(profile, options, wrap_keys=wrap))
-        thief = None
-        if sentinel or plan.thefts:
-            thief = stack.enter_context(FocusThief(session.xserver.display, log))
-        env: LogoEnv | EnvWrapper = LogoEnv(session)
-        if recording is not None:
-            recording.attach(session)
-            env = recording.wrap(env)
-        chaos = ChaosEnv(env, session, plan, thief, counts)
-        walk = Walkthrough(
-            session,
-            chaos,
-            profile,
-            first,
-            last,
-            progress=progress,
-            evidence_dir=recording.folder.failures if recording else None,
-        )
-        try:
-            report = walk.run()
-        finally:
-            chaos.join()
-            if recording is not None:
-                recording.report = walk.report
-            events = thief.events() if thief is not None else []
-    assert report is not None
+    error: BotError | None = None
+    try:
+        run.play(options, first, last, recording)
+    except BotError as exc:
+        error = exc
+    report = run.walk.report if run.walk is not None else RunReport(first, last)
     return Outcome(
         report,
-        counts,
-        events,
+        run.counts,
+        run.events,
         recording.folder.path if recording else None,
         time.monotonic() - started,
+        error,
     )
+
+
+class _FaultyRun:
+    def __init__(
+        self, profile: Profile, plan: FaultPlan, progress: Progress | None, sentinel: bool
+    ) -> None:
+        self.profile, self.plan, self.progress, self.sentinel = profile, plan, progress, sentinel
+        self.counts: Counter[str] = Counter()
+        self.key_rng = random.Random(plan.keys.seed)
+        self.walk: Walkthrough | None = None
+        self.events: list[dict[str, Any]] = []
+
+    def lossy(self, keys: KeyDriver) -> KeyDriver:
+        return FaultyKeys(keys, self.plan.keys, self.counts, self.key_rng)
+
+    def play(
+        self, options: SessionOptions, first: int, last: int, recording: Recording | None
+    ) -> None:
+        wrap = self.lossy if self.plan.keys.active else None
+        with contextlib.ExitStack() as stack:
+            scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="logo-bot-chaos-"))
+            if recording is not None:
+                stack.enter_context(recording)
+                options = recording.fuse_files(options)
+                recording.requested = (first, last)
+            session = stack.enter_context(Session.open(self.profile, options, wrap_keys=wrap))
+            thief = None
+            if self.sentinel or self.plan.thefts:
+                log = Path(scratch) / "sentinel.jsonl"
+                thief = stack.enter_context(FocusThief(session.xserver.display, log))
+            env: LogoEnv | EnvWrapper = LogoEnv(session)
+            if recording is not None:
+                recording.attach(session)
+                env = recording.wrap(env)
+            chaos = ChaosEnv(env, session, self.plan, thief, self.counts)
+            self.walk = Walkthrough(
+                session,
+                chaos,
+                self.profile,
+                first,
+                last,
+                progress=self.progress,
+                evidence_dir=recording.folder.failures if recording else None,
+            )
+            try:
+                self.walk.run()
+            finally:
+                chaos.join()
+                if recording is not None:
+                    recording.report = self.walk.report
+                if thief is not None:
+                    self.events = thief.events()

@@ -30,7 +30,9 @@ def options(xserver, **more) -> SessionOptions:
     return SessionOptions(display=xserver.display, headless=False, speed=200, **more)
 
 
-def assert_all_right(report, first, last):
+def assert_all_right(outcome, first, last):
+    assert outcome.error is None, outcome.error
+    report = outcome.report
     assert report.status == "complete", report
     assert sorted(report.results) == list(range(first, last + 1))
     for number, result in report.results.items():
@@ -49,7 +51,7 @@ def test_lossy_keys_and_a_focus_theft_every_level_still_right(xserver):
     code is typed) as in play; and a window takes the focus in the middle of a level."""
     plan = FaultPlan(keys=LOSSY, thefts=(12,), seed=2, theft_holds=(None,))
     outcome = play(PROFILE, options(xserver, focus_grace_s=0.2), 11, 12, plan)
-    assert_all_right(outcome.report, 11, 12)
+    assert_all_right(outcome, 11, 12)
     faults, corrections = outcome.faults, outcome.report.corrections
     assert faults["dropped"] > 10 and faults["doubled"] > 0 and faults["focus_theft"] == 1
     assert corrections["cursor"] + corrections["lost_action"] > 0 and corrections["menu"] > 0
@@ -64,7 +66,7 @@ def test_without_taking_focus_the_walkthrough_pauses_and_says_so(xserver):
     outcome = play(
         PROFILE, options(xserver, take_focus=False), 1, 1, plan, progress=Progress(1, terminal)
     )
-    assert_all_right(outcome.report, 1, 1)
+    assert_all_right(outcome, 1, 1)
     assert "PAUSED: another window has the keyboard focus" in terminal.getvalue()
     assert outcome.report.corrections["focus_returned"] == 1
     assert outcome.sentinel_events == []
@@ -75,7 +77,7 @@ def test_fuse_killed_mid_level_restarts_enters_by_code_and_replays(xserver, tmp_
     record = RecordOptions(tmp_path / "runs")
     outcome = play(PROFILE, options(xserver), 6, 7, plan, record)
     report = outcome.report
-    assert_all_right(report, 6, 7)
+    assert_all_right(outcome, 6, 7)
     assert outcome.faults["fuse_kill"] == 1
     assert report.recoveries["fuse_died"] == 1 and report.restarts == 1
     assert report.corrections["level_replayed"] == 1, "level 6 again, after its code"
@@ -109,7 +111,7 @@ def test_time_running_out_is_recognised_and_the_run_resumes(xserver, short_time_
     game = SessionOptions(**{**game.__dict__, "speed": 400})
     outcome = play(PROFILE, game, 1, 2, plan)
     report = outcome.report
-    assert_all_right(report, 1, 2)
+    assert_all_right(outcome, 1, 2)
     assert outcome.faults["timeout"] == 1 and report.recoveries["time_up"] == 1
     if until == "game_over":
         assert report.recoveries["soft"] == 1 and report.restarts == 0
@@ -121,5 +123,5 @@ def test_time_running_out_is_recognised_and_the_run_resumes(xserver, short_time_
 def test_a_cpu_hog_on_every_core_only_slows_the_bot_down(xserver):
     with CpuHog():
         outcome = play(PROFILE, options(xserver), 1, 3, FaultPlan(), sentinel=False)
-    assert_all_right(outcome.report, 1, 3)
+    assert_all_right(outcome, 1, 3)
     assert outcome.report.restarts == 0
