@@ -19,11 +19,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.env import LogoEnv
 from bot.keys import KeyTiming
-from bot.menus import enter_game
 from bot.player import Player
 from bot.profile import Profile, load_profile
 from bot.screens import ScreenReader
 from bot.session import Session, SessionOptions
+from bot.walkthrough import Walkthrough
 
 
 def measure(session: Session, player: Player, timing: KeyTiming, presses: int) -> tuple[int, int]:
@@ -78,8 +78,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def enter(session: Session, profile: Profile) -> Player:
     """Start the game and wait for level 1."""
-    enter_game(profile, session.keys, session.frame, session.frame_s, 1, "KEYS")
-    player = Player(LogoEnv(session), profile)
+    env = LogoEnv(session)
+    Walkthrough(session, env, profile, 1, 1, "KEYS").enter(1)
+    player = Player(env, profile)
     player.wait_level()
     return player
 

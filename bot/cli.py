@@ -54,8 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     except BotError as exc:
         print(f"logo-bot {command}: error: {exc}", file=sys.stderr)
         return exc.exit_code
-    except KeyboardInterrupt:
-        print(f"\nlogo-bot {command}: stopped by Ctrl-C", file=sys.stderr)
+    except KeyboardInterrupt as exc:
+        how = str(exc) or "stopped by Ctrl-C"
+        print(f"\nlogo-bot {command}: {how}; every key released, Fuse stopped", file=sys.stderr)
         return 130
 
 

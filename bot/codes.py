@@ -15,7 +15,11 @@ def code_table(profile: Profile) -> dict[int, str]:
         try:
             levels = load_level_list(profile.resolve(levels_file))
         except LevelFormatError as exc:
-            raise BotError(f"cannot read the codes: {exc}") from None
+            raise BotError(
+                f"cannot read the codes: {exc}",
+                hint="fix the level file where it says (README.md, 'Level text format'), or "
+                "point the profile at a good one with --set game.levels=FILE",
+            ) from None
         table.update({lv.number: lv.meta["code"] for lv in levels if "code" in lv.meta})
     for level, code in profile.data.get("codes", {}).items():
         table[int(level)] = str(code).upper()

@@ -18,6 +18,7 @@ from bot.xserver import check_display, open_display
 
 OPENSE_ROM = Path("/usr/share/spectrum-roms/opense.rom")
 FILTERS = {1: "normal", 2: "2x", 3: "3x"}
+ROM_48K_BYTES = 16384
 
 
 @dataclass(frozen=True)
@@ -82,9 +83,19 @@ class FuseConfig:
                 else:
                     hint = "check the path"
                 raise EmulatorError(f"the {what} file {path} does not exist", hint=hint)
+        size = Path(self.rom).stat().st_size
+        if size != ROM_48K_BYTES:
+            raise EmulatorError(
+                f"the ROM file {self.rom} is {size} bytes, not a 48K Spectrum ROM "
+                f"({ROM_48K_BYTES} bytes)",
+                hint="give a 48K ROM with --rom, or leave --rom out to use OpenSE BASIC",
+            )
         for path, check in ((self.snapshot, snapshot_problem), (self.tape, tape_problem)):
             if path is not None and (problem := check(Path(path))):
-                raise EmulatorError(f"{path} cannot be loaded: {problem}")
+                raise EmulatorError(
+                    f"{path} cannot be loaded: {problem}",
+                    hint="give a .z80, .szx or .sna snapshot, or a .tap or .tzx tape",
+                )
 
 
 @dataclass

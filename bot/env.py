@@ -42,8 +42,33 @@ class Observation:
 
     @cached_property
     def screen(self) -> str | None:
-        """The named screen shown (title, code, time_up, ...) when the profile can read text."""
-        return self.screens.which(self.frame) if self.screens else None
+        """The named screen shown (title, code, time_up, ...) when the profile can read text;
+        None for any other picture (also one that is not the Fuse window at all)."""
+        if not self.screens or not self.fits:
+            return None
+        return self.screens.which(self.frame)
+
+    @cached_property
+    def fits(self) -> bool:
+        """The frame has the size of the Fuse window at the vision's scale."""
+        try:
+            self.vision.check(self.frame)
+        except Unreadable:
+            return False
+        return True
+
+    def shows(self, name: str) -> bool:
+        """Whether screen ``name`` is shown (its mark text), or a level for ``"level"``."""
+        if name == "level":
+            return self.level_shown
+        return bool(self.screens and self.fits and self.screens.shows(self.frame, name))
+
+    def field(self, name: str) -> str:
+        """A value on a screen (``[screens.fields]``); ``Unreadable`` without a font."""
+        if self.screens is None:
+            raise Unreadable(f"the {self.vision.profile.name} profile cannot read text")
+        self.vision.check(self.frame)
+        return self.screens.field(self.frame, name)
 
     @cached_property
     def level_shown(self) -> bool:

@@ -1,8 +1,8 @@
 """The pyautogui key backend: ``keyDown``/``keyUp`` with the same timing and focus rules.
 
 pyautogui talks to the X display named by ``DISPLAY`` when it is first imported, so
-the display is set before the import. Focus is checked through XTest's python-xlib
-connection exactly as for the default backend.
+the display is set before the import; then it is given the driver's own python-xlib
+connection, so its events go out inside the same focus-checked server grab as XTest's.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 
 from bot.errors import BotError
+from bot.focus import FocusPolicy
 from bot.keys import DEFAULT_TIMING, KeyTiming, XTestKeys
-from bot.xserver import open_display
 
 PYAUTOGUI_NAMES = {"enter": "enter", "return": "enter", "space": "space", "delete": "backspace"}
 
@@ -25,8 +25,9 @@ class PyAutoGuiKeys(XTestKeys):
         window_id: int,
         timing: KeyTiming = DEFAULT_TIMING,
         take_focus: bool = True,
+        policy: FocusPolicy | None = None,
     ) -> None:
-        super().__init__(display, window_id, timing, take_focus)
+        super().__init__(display, window_id, timing, take_focus, policy)
         previous = os.environ.get("DISPLAY")
         os.environ["DISPLAY"] = display
         try:
@@ -43,12 +44,12 @@ class PyAutoGuiKeys(XTestKeys):
                 os.environ["DISPLAY"] = previous
         pyautogui.PAUSE = 0
         pyautogui.FAILSAFE = False
-        # pyautogui binds its X connection at first import; point it at this display.
+        # pyautogui binds its X connection at first import; give it this driver's.
         from pyautogui import _pyautogui_x11
 
-        _pyautogui_x11._display = open_display(display)
+        _pyautogui_x11._display = self._dpy
         self._pyautogui = pyautogui
 
-    def _send(self, key: str, down: bool) -> None:
+    def _deliver(self, key: str, code: int, down: bool) -> None:
         name = PYAUTOGUI_NAMES.get(key.lower(), key.lower())
         (self._pyautogui.keyDown if down else self._pyautogui.keyUp)(name)

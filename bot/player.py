@@ -33,6 +33,15 @@ class LevelFailed(BotError):
         super().__init__(reason)
 
 
+class LevelGone(LevelFailed):
+    """The level left the screen while it was being played; ``screen`` names what shows
+    instead (``time_up``, ``game_over``, ...), or is None when it is no known screen."""
+
+    def __init__(self, reason: str, obs: Observation | None, screen: str | None) -> None:
+        super().__init__(reason, obs)
+        self.screen = screen
+
+
 @dataclass
 class LevelReport:
     target: Board
@@ -97,14 +106,16 @@ class Player:
 
     def level_gone(self, obs: Observation) -> None:
         """The level left the screen while being played (TIME UP, say): stop pressing."""
-        screen = obs.screen or "a screen without a level"
-        self.env.note("level_gone", screen=screen, obs=obs)
-        raise LevelFailed(f"the level left the screen: {screen.replace('_', ' ')}", obs)
+        screen = obs.screen
+        shown = screen or "a screen without a level"
+        self.env.note("level_gone", screen=shown, obs=obs)
+        raise LevelGone(f"the level left the screen: {shown.replace('_', ' ')}", obs, screen)
 
     def wait_level(self, timeout_s: float = 30.0) -> Observation:
         """Wait until a level is steady on screen: shown, with the same target twice."""
         deadline = time.monotonic() + timeout_s
         previous: Board | None = None
+        obs: Observation | None = None
         while time.monotonic() < deadline:
             obs = self.env.observe()
             try:
@@ -120,7 +131,8 @@ class Player:
                 pass
             previous = None
             time.sleep(0.005)
-        raise LevelFailed(f"no level appeared on screen within {timeout_s:.0f} s")
+        shown = f" (the screen shows: {obs.screen.replace('_', ' ')})" if obs and obs.screen else ""
+        raise LevelFailed(f"no level appeared on screen within {timeout_s:.0f} s{shown}", obs)
 
     def read_target(self, first: Observation, rereads: int = 5) -> Board:
         """The target, re-read on later frames when it does not solve."""

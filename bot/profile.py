@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -89,8 +89,6 @@ class Start:
     code: tuple[dict[str, Any], ...]
     loaded_wait: float
     name: str
-    typed_field: TextSpot | None = None  # where the menu shows typed text, "_" = free
-    code_accepted: TextSpot | None = None  # the mark of an accepted code
 
 
 @dataclass(frozen=True)
@@ -105,11 +103,13 @@ class TextSpot:
 
 @dataclass(frozen=True)
 class Screens:
-    """Texts that identify whole screens, fields on them, and keys that skip them."""
+    """Texts that identify whole screens, fields on them, keys that skip them, and how
+    many frames they stay when not skipped."""
 
     marks: dict[str, TextSpot]
     fields: dict[str, TextSpot]
     skip: dict[str, str]
+    frames: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -128,6 +128,7 @@ class Profile:
     paper: tuple[int, int, int] = (0, 0, 0)
     panel: dict[str, TextSpot] | None = None
     screens: Screens | None = None
+    abort_key: str = "Pause"  # a global key that stops the bot ("none": no such key)
 
     def resolve(self, value: str) -> Path:
         """A path from the profile, relative to the repository root."""
@@ -242,30 +243,24 @@ def _build(data: dict[str, Any], path: Path) -> Profile:
         settle_frames=int(t["settle_frames"]),
     )
     s = data["start"]
-    check = s.get("check", {})
-    start = Start(
-        tuple(s["sequence"]),
-        tuple(s["code"]),
-        float(s["loaded_wait"]),
-        str(s["name"]),
-        _spot(check["field"]) if "field" in check else None,
-        _spot(check["accepted"]) if "accepted" in check else None,
-    )
+    start = Start(tuple(s["sequence"]), tuple(s["code"]), float(s["loaded_wait"]), str(s["name"]))
     text = data.get("text", {})
     font = text.get("font")
     sc = data.get("screens")
     screens = None
     if sc is not None:
         screens = Screens(
-            marks={k: _spot(v) for k, v in sc.items() if k not in ("fields", "skip")},
+            marks={k: _spot(v) for k, v in sc.items() if k not in ("fields", "skip", "frames")},
             fields={k: _spot(v) for k, v in sc.get("fields", {}).items()},
             skip={k: str(v) for k, v in sc.get("skip", {}).items()},
+            frames={k: int(v) for k, v in sc.get("frames", {}).items()},
         )
     extra = {
         "font": (Path(font) if Path(font).is_absolute() else REPO_ROOT / font) if font else None,
         "paper": tuple(int(c) for c in text.get("paper", (0, 0, 0))),
         "panel": {k: _spot(v) for k, v in data["panel"].items()} if "panel" in data else None,
         "screens": screens,
+        "abort_key": str(data.get("abort", {}).get("key", "Pause")),
     }
     return Profile(
         name=str(data["name"]),

@@ -41,6 +41,14 @@ class ScreenReader:
                 return name
         return None
 
+    def shows(self, frame: np.ndarray, name: str) -> bool:
+        """True when the mark text of screen ``name`` is on ``frame``."""
+        screens = self.profile.screens
+        if screens is None or name not in screens.marks or not self.available:
+            return False
+        spot = screens.marks[name]
+        return self.text_at(frame, spot) == spot.text
+
     def field(self, frame: np.ndarray, name: str) -> str:
         """A value shown on a screen (``[screens.fields]``), e.g. ``code_word``."""
         screens = self.profile.screens

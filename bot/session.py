@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import numpy as np
 
 from bot.emulator import OPENSE_ROM, Fuse, FuseConfig
 from bot.errors import EmulatorError
+from bot.focus import FocusPolicy
 from bot.keys import KeyDriver, KeyTiming, XTestKeys
 from bot.profile import Profile
 from bot.screen import Grabber, open_grabber
@@ -33,7 +35,8 @@ class SessionOptions:
     tape: Path | None = None
     rom: Path | None = None
     key_backend: str = "xtest"
-    take_focus: bool = True
+    take_focus: bool = True  # take the focus back after focus_grace_s, or pause until it returns
+    focus_grace_s: float = 1.0
     record_rzx: Path | None = None
     movie: Path | None = None
     log_dir: Path | None = None
@@ -85,9 +88,16 @@ def segment_path(path: Path | None, number: int) -> Path | None:
     return path.with_name(f"{path.stem}-{number}{path.suffix}")
 
 
+KeyWrapper = Callable[[KeyDriver], KeyDriver]
+
+
 @dataclass
 class Session:
-    """The live game the bot plays; close it to stop Fuse (and Xvfb if it started one)."""
+    """The live game the bot plays; close it to stop Fuse (and Xvfb if it started one).
+
+    ``focus_policy`` outlives restarts (listeners stay attached); so does ``wrap_keys``,
+    which wraps every new key driver (the fault layer uses it).
+    """
 
     profile: Profile
     options: SessionOptions
@@ -97,11 +107,16 @@ class Session:
     keys: KeyDriver
     vision: Vision
     frame_s: float
+    focus_policy: FocusPolicy
+    wrap_keys: KeyWrapper | None = None
+    start_s: float = 0.0  # how long the last start of Fuse took (wall seconds)
     segments: list[Segment] = field(default_factory=list)
     _closed: bool = field(default=False, repr=False)
 
     @classmethod
-    def open(cls, profile: Profile, options: SessionOptions) -> Session:
+    def open(
+        cls, profile: Profile, options: SessionOptions, wrap_keys: KeyWrapper | None = None
+    ) -> Session:
         config = fuse_config(profile, options)
         config.check_files()
         headless = options.headless
@@ -113,6 +128,8 @@ class Session:
             if headless
             else XServer.existing(options.display)
         )
+        policy = FocusPolicy(take_back=options.take_focus, wait=True, grace_s=options.focus_grace_s)
+        started = time.monotonic()
         try:
             fuse = Fuse.start(
                 config, xserver.display, log_path=log_dir / "fuse.log" if log_dir else None
@@ -123,7 +140,8 @@ class Session:
         try:
             grabber = open_grabber(xserver.display, fuse.window_id)
             hold, gap = profile.timing.for_speed(options.speed)
-            keys = make_keys(options, xserver.display, fuse.window_id, KeyTiming(hold, gap))
+            keys = make_keys(options, xserver.display, fuse.window_id, KeyTiming(hold, gap), policy)
+            keys.focus()  # once, as a window manager gives a new window the focus
         except BaseException:
             fuse.stop()
             xserver.stop()
@@ -134,9 +152,12 @@ class Session:
             xserver,
             fuse,
             grabber,
-            keys,
+            wrap_keys(keys) if wrap_keys else keys,
             Vision(profile, options.scale),
             FRAME_S * 100 / options.speed,
+            policy,
+            wrap_keys,
+            time.monotonic() - started,
         )
         session._add_segment()
         if config.tape is not None and _is_opense(config.rom):
@@ -171,10 +192,14 @@ class Session:
 
     def restart(self) -> None:
         """Stop Fuse (SIGTERM, or it is already dead) and start it again the same way."""
-        self.keys.release_all()
+        with contextlib.suppress(Exception):
+            self.keys.release_all()
+        with contextlib.suppress(Exception):
+            self.keys.close()
         self.grabber.close()
         self.fuse.stop()
         log_dir = self.options.log_dir
+        started = time.monotonic()
         number = len(self.segments) + 1
         config = replace(
             self.fuse.config,
@@ -188,9 +213,16 @@ class Session:
         )
         self._add_segment()
         self.grabber = open_grabber(self.xserver.display, self.fuse.window_id)
-        self.keys = make_keys(
-            self.options, self.xserver.display, self.fuse.window_id, self.keys.timing
+        keys = make_keys(
+            self.options,
+            self.xserver.display,
+            self.fuse.window_id,
+            self.keys.timing,
+            self.focus_policy,
         )
+        keys.focus()
+        self.keys = self.wrap_keys(keys) if self.wrap_keys else keys
+        self.start_s = time.monotonic() - started
 
     def _add_segment(self) -> None:
         config = self.fuse.config
@@ -218,7 +250,7 @@ class Session:
             return
         self._closed = True
         with contextlib.suppress(Exception):  # the display may be gone already
-            self.keys.release_all()
+            self.keys.close()
         self.grabber.close()
         self.fuse.stop()
         self.xserver.stop()
@@ -230,15 +262,21 @@ class Session:
         self.close()
 
 
-def make_keys(options: SessionOptions, display: str, window_id: int, timing: KeyTiming):
+def make_keys(
+    options: SessionOptions,
+    display: str,
+    window_id: int,
+    timing: KeyTiming,
+    policy: FocusPolicy | None = None,
+) -> XTestKeys:
     """The key driver chosen by ``options.key_backend`` (xtest or pyautogui)."""
     if options.key_backend == "pyautogui":
         from bot.keys_pyautogui import PyAutoGuiKeys
 
-        return PyAutoGuiKeys(display, window_id, timing, take_focus=options.take_focus)
+        return PyAutoGuiKeys(display, window_id, timing, options.take_focus, policy)
     if options.key_backend != "xtest":
         raise EmulatorError(f"unknown key backend {options.key_backend!r} (xtest or pyautogui)")
-    return XTestKeys(display, window_id, timing, take_focus=options.take_focus)
+    return XTestKeys(display, window_id, timing, options.take_focus, policy)
 
 
 def _basic_ready(frame: np.ndarray, scale: int) -> bool:

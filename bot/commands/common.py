@@ -80,6 +80,37 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--name", help="player name typed at the start (default: the profile's)")
 
 
+def add_safety_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(
+        "unattended play",
+        "The bot never types into a window that is not Fuse. Ctrl-C or the abort key "
+        "releases every key at once, stops Fuse cleanly and finishes the run folder.",
+    )
+    group.add_argument(
+        "--abort-key",
+        metavar="KEY",
+        help="a key that stops the bot from any window, grabbed on the X display: an X key "
+        "name such as Pause (the profile's default), F12 or Scroll_Lock, or 'none' "
+        "(not F1-F10, which are Fuse's)",
+    )
+    group.add_argument(
+        "--focus-grace",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="when another window takes the keyboard focus, wait this long before taking it "
+        "back (default 1; with --no-take-focus the bot waits until you click Fuse)",
+    )
+    group.add_argument(
+        "--max-attempts",
+        type=int,
+        default=5,
+        metavar="N",
+        help="give up when one level fails N times in a row (default 5); after each "
+        "failure the game is entered again through the last code and played on",
+    )
+
+
 def add_recording_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
         "recording",
@@ -169,6 +200,7 @@ def session_options(args: argparse.Namespace, **extra: object) -> SessionOptions
         rom=args.rom,
         key_backend=args.key_backend,
         take_focus=args.take_focus,
+        focus_grace_s=max(0.0, getattr(args, "focus_grace", 1.0)),
         **extra,  # type: ignore[arg-type]
     )
 

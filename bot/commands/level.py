@@ -11,6 +11,7 @@ from bot.commands.common import (
     add_output_options,
     add_profile_options,
     add_recording_options,
+    add_safety_options,
 )
 
 
@@ -25,6 +26,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("number", type=int, help="the level to play (1-100)")
     add_profile_options(p)
     add_game_options(p)
+    add_safety_options(p)
     add_recording_options(p)
     add_output_options(p)
     return p

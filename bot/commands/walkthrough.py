@@ -3,22 +3,27 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 
+from bot.abort import check_abort_key
+from bot.abort import guard as abort_guard
 from bot.codes import code_table, level_of_code
 from bot.commands.common import (
     add_game_options,
     add_output_options,
     add_profile_options,
     add_recording_options,
+    add_safety_options,
     level_range,
     profile_from,
     recording_from,
     session_options,
     setup_logging,
 )
-from bot.env import LogoEnv
+from bot.env import EnvWrapper, LogoEnv
 from bot.errors import UsageError
+from bot.profile import Profile
 from bot.progress import Progress, clock
 from bot.session import Session
 from bot.walkthrough import RunReport, Walkthrough
@@ -46,6 +51,7 @@ def parser(prog: str = "logo-bot walkthrough") -> argparse.ArgumentParser:
     p.add_argument("--from-code", metavar="CODE", help="start at the level this code opens")
     add_profile_options(p)
     add_game_options(p)
+    add_safety_options(p)
     add_recording_options(p)
     add_output_options(p)
     return p
@@ -61,6 +67,10 @@ def summary(report: RunReport) -> str:
     if report.corrections:
         lines.append(
             "corrections: " + ", ".join(f"{k} {v}" for k, v in sorted(report.corrections.items()))
+        )
+    if report.recoveries:
+        lines.append(
+            "recoveries: " + ", ".join(f"{k} {v}" for k, v in sorted(report.recoveries.items()))
         )
     failed = [r for r in report.results.values() if r.status != "done"]
     lines += [f"level {r.level} failed: {r.reason}" for r in failed]
@@ -83,31 +93,50 @@ def run(args: argparse.Namespace, first: int | None = None, last: int | None = N
     assert last is not None
     if not 1 <= first <= last <= count:
         raise UsageError(f"level {first}: this game's levels run from 1 to {count}")
+    if args.max_attempts < 1:
+        raise UsageError(f"--max-attempts {args.max_attempts}: give 1 or more")
+    abort_key = check_abort_key(args.abort_key or profile.abort_key, game_keys(profile))
     progress = Progress(last - first + 1)
     options = session_options(args)
     recording = recording_from(args, profile, args.mode, args.command)
-    if recording is None:
-        with Session.open(profile, options) as session:
-            walk = Walkthrough(session, LogoEnv(session), profile, first, last, args.name, progress)
+    with contextlib.ExitStack() as stack:
+        if recording is not None:
+            recording.requested = (first, last)
+            folder = recording.folder.path
+            stack.callback(lambda: progress.stream.write(f"recorded in {folder}\n"))
+            stack.enter_context(recording)
+            options = recording.fuse_files(options)
+        session = stack.enter_context(Session.open(profile, options))
+        stack.enter_context(abort_guard(session.xserver.display, abort_key, lambda: session.keys))
+        env: LogoEnv | EnvWrapper = LogoEnv(session)
+        if recording is not None:
+            recording.attach(session)
+            env = recording.wrap(env)
+        walk = Walkthrough(
+            session,
+            env,
+            profile,
+            first,
+            last,
+            args.name,
+            progress,
+            max_attempts=args.max_attempts,
+            evidence_dir=recording.folder.failures if recording is not None else None,
+        )
+        try:
             report = walk.run()
+        finally:
+            if recording is not None:
+                recording.report = walk.report
         progress.finish(summary(report))
-        return 0 if report.status == "complete" else 1
-    recording.requested = (first, last)
-    try:
-        with recording:
-            with Session.open(profile, recording.fuse_files(options)) as session:
-                recording.attach(session)
-                env = recording.wrap(LogoEnv(session))
-                walk = Walkthrough(session, env, profile, first, last, args.name, progress)
-                try:
-                    report = walk.run()
-                finally:
-                    recording.report = walk.report
-            progress.finish(summary(report))
+        if recording is not None:
             progress.stream.write("writing the recording (video, run.json)...\n")
-    finally:
-        progress.stream.write(f"recorded in {recording.folder.path}\n")
     return 0 if report.status == "complete" else 1
+
+
+def game_keys(profile: Profile) -> set[str]:
+    k = profile.keys
+    return {k.up, k.down, k.left, k.right, k.act, k.reset, "space", "enter", "return"}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -59,7 +59,9 @@ class Terminated(KeyboardInterrupt):
 
 
 def _raise_terminated(signum: int, frame: object) -> None:
-    raise Terminated("stopped by SIGTERM")
+    from bot.keys import interrupt_or_defer  # never inside a key event (logo-bot issue 6)
+
+    interrupt_or_defer(Terminated("stopped by SIGTERM"))
 
 
 class Recording:
@@ -213,7 +215,7 @@ class Recording:
         if isinstance(exc, Terminated):
             return "aborted", "stopped by SIGTERM"
         if isinstance(exc, KeyboardInterrupt):
-            return "aborted", "stopped by Ctrl-C"
+            return "aborted", str(exc) or "stopped by Ctrl-C"  # or the abort key
         if exc is not None:
             message = exc.message if isinstance(exc, BotError) else f"{type(exc).__name__}: {exc}"
             return "failed", message

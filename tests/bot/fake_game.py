@@ -27,10 +27,11 @@ class FakeKeys(KeyDriver):
     def check_focus(self) -> None:
         return None
 
-    def _send(self, key: str, down: bool) -> None:
+    def _send(self, key: str, down: bool) -> bool:
         if down:
             self.sent.append(key)
             self.game.key(key)
+        return True
 
 
 class FakeGame:

@@ -1,9 +1,9 @@
 import pytest
 
 from bot.errors import BotError
-from bot.menus import expand_steps, run_steps
+from bot.menus import MenuDriver, MenuFailed, Step, expand_steps, flat_keys
 from bot.profile import load_profile
-from tests.bot.fake_game import FakeKeys
+from tests.bot.fake_menu import FakeMenu
 
 START = load_profile("practice").start
 
@@ -12,122 +12,71 @@ def tables():
     return {"code": START.code}
 
 
+def steps_for(code=None, level=None, name="ANN"):
+    return expand_steps(START.sequence, tables(), name, code, level)
+
+
 def test_sequence_without_a_code_skips_the_code_steps():
-    steps = expand_steps(START.sequence, tables(), "ANN 2", None)
-    assert [v for kind, v in steps if kind != "wait"] == [
-        ["space"],
-        ["2"],
-        ["5"],
-        ["enter"],
-        ["7"],
-        "ANN 2",
-        ["enter"],
-    ]
+    keys = flat_keys(steps_for(name="ANN 2"))
+    assert keys == ["space", "2", "5", "enter", "7", "a", "n", "n", "space", "2", "enter"]
 
 
-def test_sequence_with_a_code_types_it_before_the_name():
-    steps = expand_steps(START.sequence, tables(), "ANN", "baked")
-    typed = [v for kind, v in steps if kind != "wait"]
-    assert typed[typed.index(["7"]) - 3 : typed.index(["7"])] == [["6"], "BAKED", ["enter"]]
+def test_sequence_with_a_code_types_it_before_the_name_and_checks_the_level():
+    steps = steps_for("BAKED", 6)
+    keys = flat_keys(steps)
+    assert keys[: keys.index("7")][-7:] == ["6", "b", "a", "k", "e", "d", "enter"]
+    group = next(s for s in steps if s.group)
+    assert group.retries > 0
+    assert group.group[-1] == Step(check="menu_start_level", equals="6")
+    assert steps[0] == Step(keys=("space",), until="menu")
 
 
 def test_bad_steps_are_named():
     with pytest.raises(BotError, match="unknown steps 'x'"):
         expand_steps([{"steps": "x"}], {}, "A", None)
-    with pytest.raises(BotError, match="must have key, text, wait or steps"):
+    with pytest.raises(BotError, match="must have key, text, wait, check or steps"):
         expand_steps([{"jump": 1}], {}, "A", None)
 
 
-class Recorder(FakeKeys):
-    def __init__(self):
-        self.sent = []
-        super().__init__(game=None)
+def test_clean_keys_go_through_once():
+    game = FakeMenu()
+    driver = MenuDriver(game, frame_s=0.0, sleep=lambda s: None)
+    driver.run(steps_for("CUNEB", 51))
+    assert game.state == "level" and game.start_level == 51 and game.name == "ANN"
+    # every key once, but the ENTER that would end a code entry left open
+    assert game.presses == len(flat_keys(steps_for("CUNEB", 51))) - 1
+    assert driver.corrections == 0
 
-    def _send(self, key, down):
-        if down:
-            self.sent.append(key)
+
+@pytest.mark.parametrize("seed", range(40))
+def test_lost_and_doubled_menu_keys_are_corrected(seed):
+    game = FakeMenu(drop=0.2, double=0.05, seed=seed)
+    driver = MenuDriver(game, frame_s=0.0, sleep=lambda s: None)
+    driver.run(steps_for("CUNEB", 51, name="LOGOBOT"))
+    assert game.state == "level" and game.start_level == 51
+    assert game.name == "LOGOBOT", "the name is read back and corrected too"
+    clean = len(flat_keys(steps_for("CUNEB", 51, name="LOGOBOT"))) - 1
+    assert (driver.corrections > 0) == (game.presses > clean)
 
 
-def test_run_steps_presses_and_waits_in_emulated_time():
+def test_a_wrong_code_fails_with_what_the_screen_said():
+    game = FakeMenu()
+    driver = MenuDriver(game, frame_s=0.0, sleep=lambda s: None)
+    with pytest.raises(MenuFailed, match=r"menu_start_level field reads '001', not '51'"):
+        driver.run(steps_for("WRONG", 51))
+    assert driver.corrections == 15 and game.state == "menu"
+
+
+def test_a_screen_that_never_comes_is_a_clear_failure():
+    game = FakeMenu(drop=1.0)
+    driver = MenuDriver(game, frame_s=0.0, tries=4, sleep=lambda s: None)
+    with pytest.raises(MenuFailed, match="pressed space 4 times, but the menu screen did not"):
+        driver.run(steps_for())
+    assert game.presses == 4
+
+
+def test_waits_are_in_emulated_time():
     waits = []
-    keys = Recorder()
-    steps = [("keys", ["space"]), ("wait", 2.0), ("keys", ["2", "5"])]
-    assert run_steps(keys, steps, frame_s=0.01, sleep=waits.append) == 3
-    assert keys.sent == ["space", "2", "5"]
+    game = FakeMenu()
+    MenuDriver(game, frame_s=0.01, sleep=waits.append).run([Step(wait=2.0)])
     assert waits == [pytest.approx(2.0 * 50.08 * 0.01)]
-
-
-class Field:
-    """A menu input field that loses chosen key presses (for type_checked)."""
-
-    def __init__(self, lose=(), accept_at=None):
-        self.text = ""
-        self.lose = set(lose)
-        self.count = 0
-        self.accept_at = accept_at
-
-    def press(self, key):
-        self.count += 1
-        if self.count in self.lose:
-            return
-        if key == "delete":
-            self.text = self.text[:-1]
-        else:
-            self.text += " " if key == "space" else key.upper()
-
-
-class FieldKeys(Recorder):
-    def __init__(self, field):
-        super().__init__()
-        self.field = field
-
-    def _send(self, key, down):
-        if down:
-            self.field.press(key)
-
-
-def checker(field, accepted=None):
-    from bot.menus import TypedText
-
-    class Screens:
-        def text_at(self, frame, spot):
-            if spot.text:  # the accepted mark
-                return spot.text if field.text == accepted else ""
-            return field.text.ljust(spot.width, "_")
-
-    from bot.profile import TextSpot
-
-    mark = TextSpot(20, 9, "CODE ACCEPTED", 13) if accepted else None
-    return TypedText(Screens(), lambda: None, TextSpot(18, 15, "", 10), mark)
-
-
-def test_typed_text_is_read_back_and_a_lost_letter_typed_again():
-    from bot.menus import type_checked
-
-    field = Field(lose={1})  # the L is lost
-    sent = type_checked(FieldKeys(field), "LOGOBOT", checker(field), frame_s=0.0001)
-    assert field.text == "LOGOBOT"
-    assert sent == 7 + 6 + 7  # typed, OGOBOT deleted, typed again
-
-
-def test_a_letter_lost_at_the_end_is_just_added():
-    from bot.menus import type_checked
-
-    field = Field(lose={5})
-    assert type_checked(FieldKeys(field), "BIHIZ", checker(field), 0.0001) == 6
-    assert field.text == "BIHIZ"
-
-
-def test_an_accepted_code_needs_no_more_reading():
-    from bot.menus import type_checked
-
-    field = Field()
-    assert type_checked(FieldKeys(field), "BIHIZ", checker(field, "BIHIZ"), 0.0001) == 5
-
-
-def test_a_menu_that_never_takes_the_text_is_an_error():
-    from bot.menus import type_checked
-
-    field = Field(lose=set(range(1, 200)))
-    with pytest.raises(BotError, match="did not take 'ANN'"):
-        type_checked(FieldKeys(field), "ANN", checker(field), 0.0001)

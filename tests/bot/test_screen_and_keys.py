@@ -5,10 +5,10 @@ import pytest
 
 from bot.emulator import Fuse, FuseConfig
 from bot.errors import FocusLost
+from bot.faults.thief import FocusThief
 from bot.keys import KeyTiming, XTestKeys
 from bot.screen import MssGrabber, XlibGrabber, open_grabber
 from bot.xserver import XServer
-from tests.sentinel import Sentinel
 
 pytestmark = pytest.mark.fuse
 
@@ -66,14 +66,17 @@ def test_keys_reach_fuse_and_change_the_screen(xserver):
         keys.close()
 
 
-def test_no_key_is_sent_when_another_window_has_focus(xserver):
-    with Fuse.start(FuseConfig(), xserver.display) as fuse, Sentinel(xserver.display) as spy:
+def test_no_key_is_sent_when_another_window_has_focus(xserver, tmp_path):
+    with (
+        Fuse.start(FuseConfig(), xserver.display) as fuse,
+        FocusThief(xserver.display, tmp_path / "keys.jsonl") as spy,
+    ):
         grabber = open_grabber(xserver.display, fuse.window_id)
         keys = XTestKeys(xserver.display, fuse.window_id, take_focus=False)
         assert wait_for(lambda: tuple(grabber.grab()[5, 5]) == WHITE)
         time.sleep(0.5)
         before = grabber.grab()
-        spy.take_focus()
+        spy.steal()
         with pytest.raises(FocusLost, match="does not have the keyboard focus"):
             keys.type_text("print 7")
         time.sleep(0.3)

@@ -29,9 +29,10 @@ def test_the_font_is_the_games():
     assert PROFILE.font.samefile(FONT_FILE)
 
 
-def test_typed_text_is_read_where_the_menu_shows_it():
-    field, accepted = PROFILE.start.typed_field, PROFILE.start.code_accepted
-    menu_input = LAYOUT.fields["menu_input"]
-    assert (field.row, field.col, field.width) == (menu_input.row, menu_input.col, menu_input.width)
-    code_ok = LAYOUT.messages["code_ok"]
-    assert (accepted.row, accepted.col, accepted.text) == (code_ok.row, code_ok.col, code_ok.text)
+def test_screen_durations_are_the_games():
+    timing = LAYOUT.timing
+    assert PROFILE.screens.frames == {
+        "code": timing["code_screen_frames"],
+        "time_up": timing["time_up_frames"],
+        "game_over": timing["game_over_frames"],
+    }

@@ -4,7 +4,8 @@ reaches the first level, or a code's level."""
 import pytest
 
 from bot.codes import code_table
-from bot.menus import enter_game
+from bot.env import LogoEnv
+from bot.menus import MenuDriver, expand_steps
 
 from .gamefuse import LAYOUT, LEVELS, PROFILE, Game
 
@@ -19,8 +20,11 @@ def test_profile_start_sequence(xserver, game_build, level):
     start = PROFILE.start
     game = Game.open(xserver.display, game_build.z80, speed=200)
     try:
-        session = game.session
-        enter_game(PROFILE, session.keys, session.frame, session.frame_s, 1, start.name, code)
+        game.wait_frames(start.loaded_wait * 50)
+        steps = expand_steps(start.sequence, {"code": start.code}, start.name, code, level)
+        driver = MenuDriver(LogoEnv(game.session), game.session.frame_s)
+        driver.run(steps)
+        assert driver.corrections == 0
         frame = game.wait_level()
         assert game.field("level", frame) == f"{level:03d}"
         assert game.field("name", frame) == start.name.ljust(LAYOUT.name_length)
