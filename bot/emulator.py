@@ -44,7 +44,7 @@ class FuseConfig:
             "--machine",
             "48",
             "--rom-48",
-            str(self.rom),
+            _absolute(self.rom),
             "--no-sound",
             "--no-confirm-actions",
             "--no-autosave-settings",
@@ -62,7 +62,7 @@ class FuseConfig:
             ("--movie-start", self.movie),
         ):
             if path is not None:
-                cmd += [flag, str(path)]
+                cmd += [flag, _absolute(path)]
         if self.record is not None:
             cmd.append("--no-rzx-autosaves")  # one snapshot at the start is enough
         return cmd + list(self.extra_args)
@@ -208,3 +208,8 @@ def _tail(path: Path, lines: int = 3) -> str:
     except OSError:
         return "(no log)"
     return " | ".join(text[-lines:]) or "(no output)"
+
+
+def _absolute(path: Path) -> str:
+    """Fuse runs in its private HOME, so every file it is given is made absolute here."""
+    return str(Path(path).expanduser().resolve())

@@ -93,3 +93,11 @@ def test_missing_fuse_binary(xserver, monkeypatch):
 def test_display_that_cannot_be_opened(tmp_path):
     with pytest.raises(DisplayError, match="cannot open X display ':986'"):
         Fuse.start(FuseConfig(), ":986")
+
+
+def test_relative_paths_reach_fuse_as_absolute_ones(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "g.tap").write_bytes(b"\x02\x00\x00\x00")
+    command = FuseConfig(tape=Path("g.tap"), record=Path("out/run.rzx")).command()
+    assert command[command.index("--tape") + 1] == str(tmp_path / "g.tap")
+    assert command[command.index("--record") + 1] == str(tmp_path / "out" / "run.rzx")
