@@ -36,7 +36,7 @@ def ratio(peer: Tally | None, ours: Tally) -> str:
     if peer is None:
         return "n/a"
     value = peer.median / ours.median
-    text = f"{value:.0f}" if value >= 10 else f"{value:.2g}"
+    text = f"{value:.0f}" if value >= 100 else f"{value:.3g}"
     return (">=" if peer.timeouts else "") + text
 
 

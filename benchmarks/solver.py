@@ -150,9 +150,10 @@ def print_report(
     presses: keypresses.PressTotals | None,
 ) -> None:
     names = [c if isinstance(c, str) else c.name for c in field]
+    plural = "s" if args.per_class != 1 else ""
     print(
-        f"logo-bot solver benchmark: seed {args.seed}, {args.per_class} targets per class, "
-        f"reference cap {args.cap:g} s"
+        f"logo-bot solver benchmark: seed {args.seed}, {args.per_class} target{plural} per class,"
+        f" reference cap {args.cap:g} s"
     )
     print(
         f"Python {platform.python_version()} on {os.cpu_count()} CPUs; "

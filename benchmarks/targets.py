@@ -51,7 +51,7 @@ def class_checks(board_class: corpus.BoardClass, row: Row) -> list[Check]:
             checks.append(Check(f"10x {peer}", "n/a", None))
         else:
             times = other.median / ours.median
-            checks.append(Check(f"10x {peer}", f"{peer} {times:.2g}x", times >= 10))
+            checks.append(Check(f"10x {peer}", f"{peer} {times:.3g}x", times >= 10))
     return checks
 
 

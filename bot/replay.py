@@ -21,6 +21,7 @@ from bot.movie import read_frames
 from bot.rzx import frame_count
 from bot.screen import open_grabber
 from bot.video import EMULATED_RATE
+from bot.vision import Unreadable, Vision
 from bot.xserver import XServer
 
 log = logging.getLogger(__name__)
@@ -93,9 +94,52 @@ def play(
     return Playback(rzx, frames, seconds, ended_by, movie if movie and movie.is_file() else None)
 
 
-def last_frame(movie: Path) -> np.ndarray | None:
-    """The final frame of an FMF movie (None when it holds none)."""
-    last = None
-    for frame in read_frames(movie):
-        last = frame
-    return last
+@dataclass(frozen=True)
+class Comparison:
+    """How a replay's frames compare with the run's movie."""
+
+    compared: int
+    identical: int  # pixel for pixel
+    same_game: int  # not identical, but the same board, target and level on screen
+
+    @property
+    def matches(self) -> bool:
+        return self.compared > 0 and self.identical + self.same_game == self.compared
+
+
+def compare_movies(
+    original: Path, replay: Path, offset: int, vision: Vision, skip: int = 0
+) -> Comparison:
+    """Frame ``i`` of ``replay`` against frame ``offset + i`` of ``original``, from
+    ``i = skip`` on (the first frame after loading a state is drawn before the machine
+    has run, so a level replay skips it). Measured: a replay is pixel-identical except
+    for rare frames where the FLASH phase flips one frame apart or a byte drawn during
+    the frame lands on the other side of the beam; those still show the same game."""
+    frames = read_frames(original)
+    for _ in range(offset):
+        if next(frames, None) is None:
+            return Comparison(0, 0, 0)
+    identical = same = compared = 0
+    for index, frame in enumerate(read_frames(replay)):
+        want = next(frames, None)
+        if want is None:
+            break
+        if index < skip:
+            continue
+        compared += 1
+        if np.array_equal(frame, want):
+            identical += 1
+        elif _game(vision, frame) == _game(vision, want):
+            same += 1
+    return Comparison(compared, identical, same)
+
+
+def _game(vision: Vision, frame: np.ndarray) -> tuple[object, ...]:
+    """What the game shows in ``frame``: level on screen, target and board."""
+    out: list[object] = []
+    for reader in (vision.level_shown, vision.preview, vision.board):
+        try:
+            out.append(reader(frame))
+        except Unreadable as exc:
+            out.append(exc.reason)
+    return tuple(out)

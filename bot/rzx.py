@@ -91,42 +91,49 @@ def _input_block(records: list[bytes], tstates: int, flags: int) -> bytes:
     return struct.pack("<BI", INPUT, 5 + len(body)) + body
 
 
-def truncate(source: Path, frames: int, target: Path) -> int:
+def truncate(source: Path, frames: int, target: Path, pad: int = 0) -> int:
     """Write ``target``: ``source`` with only its first ``frames`` frames (and the blocks
-    before them); returns the frames written."""
+    before them), then ``pad`` more frames repeating the last one's input; returns the
+    frames written. (Fuse's movie of a playback lacks the picture of the last frame, so
+    one frame of padding makes it show every recorded frame.)"""
     header, blocks = read_blocks(source)
     out = [header]
     kept = 0
-    for block in blocks:
+    inputs = [i for i, b in enumerate(blocks) if b.kind == INPUT]
+    for index, block in enumerate(blocks):
         if kept >= frames:
             break
         if block.kind != INPUT:
             out.append(block.data)
             continue
         records, tstates, flags = _frames(block)
-        if kept + len(records) <= frames:
+        last = kept + len(records) >= frames or index == inputs[-1]
+        if not last or (kept + len(records) == frames and not pad):
             out.append(block.data)
             kept += len(records)
             continue
         records = records[: frames - kept]
-        out.append(_input_block(records, tstates, flags))
         kept += len(records)
+        if records and pad:
+            repeat = records[-1][:2] + struct.pack("<H", REPEAT)
+            records += [repeat] * pad
+        out.append(_input_block(records, tstates, flags))
     Path(target).write_bytes(b"".join(out))
-    return kept
+    return kept + (pad if kept else 0)
 
 
-def cut(source: Path, start: int, end: int, target: Path) -> int:
+def cut(source: Path, start: int, end: int, target: Path, pad: int = 0) -> int:
     """Write ``target``: the machine state after frame ``start`` of ``source`` (found by
-    replaying it with skoolkit's rzxplay) and frames ``start``..``end`` - 1."""
+    replaying it with skoolkit's rzxplay), frames ``start``..``end`` - 1 and ``pad``."""
     total = frame_count(source)
     if not 0 <= start < end <= total:
         raise RzxError(f"frames {start}..{end} are not inside the recording ({total} frames)")
     if start == 0:
-        return truncate(source, end, target)
+        return truncate(source, end, target, pad)
     tail = Path(target).with_suffix(".tail.rzx")
     try:
         _rzxplay(["--no-screen", "--quiet", "--stop", str(start), str(source), str(tail)])
-        return truncate(tail, end - start, target)
+        return truncate(tail, end - start, target, pad)
     finally:
         tail.unlink(missing_ok=True)
 

@@ -63,6 +63,7 @@ class VideoWriter:
 
 class FfmpegWriter(VideoWriter):
     codec = "h264"
+    preset = "veryfast"
 
     def __init__(
         self, path: Path, size: tuple[int, int], rate: Fraction, zoom: int = 1, crf: int = 20
@@ -76,7 +77,7 @@ class FfmpegWriter(VideoWriter):
             binary, "-y", "-loglevel", "error", "-nostdin",
             "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{width}x{height}",
             "-framerate", f"{rate.numerator}/{rate.denominator}", "-i", "-",
-            "-an", "-c:v", "libx264", "-preset", "veryfast", "-crf", str(crf),
+            "-an", "-c:v", "libx264", "-preset", self.preset, "-crf", str(crf),
             "-pix_fmt", "yuv420p", "-movflags", "+faststart",
         ]  # fmt: skip
         if zoom > 1:

@@ -114,10 +114,11 @@ def add_safety_options(parser: argparse.ArgumentParser) -> None:
 def add_recording_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
         "recording",
-        "Every run leaves a folder RECORDINGS/<UTC time>-<mode>/ with run.json (versions, "
-        "settings, result per level, totals), events.jsonl, run.log, run.rzx (Fuse's input "
-        "recording: 'logo-bot replay' plays it back exactly), video.mp4, and pictures of "
-        "each level and of every failure. See recordings/README.md.",
+        "Every run leaves a folder RECORDINGS/<UTC time>-<mode>/ with run.json\n"
+        "(versions, settings, result per level, totals), events.jsonl, run.log,\n"
+        "run.rzx (Fuse's input recording: 'logo-bot replay' plays it back exactly),\n"
+        "video.mp4, and pictures of each level and of every failure; also when the\n"
+        "run fails or is stopped with Ctrl-C. See recordings/README.md.",
     )
     group.add_argument(
         "--video-dir",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -14,28 +15,33 @@ from bot.profile import load_profile
 from bot.recording.encode import encode
 from bot.recording.events import read_events
 from bot.recording.folder import RunFolder, default_root, find_run
-from bot.replay import play
-from bot.rzx import cut, frame_count
+from bot.replay import compare_movies, play
+from bot.rzx import cut, frame_count, truncate
 from bot.session import Segment
 from bot.vision import Vision
 from bot.xserver import XServer
 from solvers.board import Board
 
 LEAD_IN = 50  # frames shown before a level appears (one emulated second)
-LEAD_OUT = 50  # and after it is done, while the finished board is still shown
+LEAD_OUT = 25  # and after it is done: the finished board shows for at least 50 frames
 FLASH_PERIOD = 32  # Fuse's FLASH phase repeats every 32 frames: keep it, pixel for pixel
 
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="logo-bot replay",
-        description="Play a recorded run back in Fuse from its input recording (run.rzx): "
-        "the same emulated frames with the same keys, so exactly what happened, faster if "
-        "you like. Fuse stops by itself at the end, and the board at the end is checked "
-        "against the one recorded. With --level N only that level is shown: the machine "
-        "state just before it began is rebuilt from the recording (skoolkit's rzxplay) and "
-        "the level's part of the recording is played from there.",
-        epilog="RUN is a run folder, a folder name under the recordings directory (or the "
+        description=textwrap.fill(
+            "Play a recorded run back in Fuse from its input recording (run.rzx): "
+            "the same emulated frames with the same keys, so exactly what happened, faster if "
+            "you like. Fuse stops by itself at the end, and the board at the end is checked "
+            "against the one recorded. With --level N only that level is shown: the machine "
+            "state just before it began is rebuilt from the recording (skoolkit's rzxplay) and "
+            "the level's part of the recording is played from there. Every frame is also "
+            "compared with the run's own movie (movie.fmf). Exit status: 0 when the replay "
+            "matches the recording, 1 when not.",
+            79,
+        ),
+        epilog="RUN is a run folder, a folder name under the recordings directory (or the\n"
         "start of one), or 'last'. Examples:\n"
         "  logo-bot replay last                       watch the latest run on your display\n"
         "  logo-bot replay last --level 2 --speed 50  level 2 in slow motion\n"
@@ -127,15 +133,21 @@ def replay_run(
             hint="Fuse wrote none: it was killed, or the run was made with --no-record",
         )
     played: list[Segment] = []
+    identical = True
     with _server(args, headless) as server:
         for seg in segments:
-            rzx = folder.path / seg["rzx"]
-            if not rzx.is_file():
-                raise UsageError(f"{rzx} is missing")
-            movie = folder.path / f"replay-{seg['number']}.fmf"
-            print(f"playing {rzx.name} ({frame_count(rzx)} frames) at {speed} %", flush=True)
+            source = folder.path / seg["rzx"]
+            if not source.is_file():
+                raise UsageError(f"{source} is missing")
+            number = seg["number"]
+            rzx = folder.path / f"replay-{number}.rzx"
+            truncate(source, frame_count(source), rzx, pad=1)  # see truncate: the last frame
+            movie = folder.path / f"replay-{number}.fmf"
+            print(f"playing {source.name} ({frame_count(source)} frames) at {speed} %", flush=True)
             playback = play(rzx, server, speed, args.scale, _rom(run), movie)
-            played.append(Segment(seg["number"], 0.0, 0.0, speed, rzx, playback.movie))
+            rzx.unlink(missing_ok=True)
+            played.append(Segment(number, 0.0, 0.0, speed, source, playback.movie))
+            identical &= _same_pictures(folder, number, movie, 0, 0, _vision(run))
     video = _video_path(args.video, folder.path / "replay.mp4") if want_video else None
     encoded = encode(played, _vision(run), video)
     for seg in played:
@@ -145,8 +157,10 @@ def replay_run(
         print(f"video: {video} ({encoded.video_frames} frames)")
     last = segments[-1]
     want = _board(last.get("final_board"))
+    if want is None and run.get("status") == "complete" and run.get("levels"):
+        want = _board(run["levels"][-1].get("end_board"))  # recorded without a movie
     seen = encoded.final_boards.get(last["number"])
-    return _verdict("the run's end", want, seen)
+    return max(_verdict("the run's end", want, seen), 0 if identical else 1)
 
 
 def replay_level(
@@ -168,18 +182,36 @@ def replay_level(
     level_dir = folder.level_dir(number)
     level_dir.mkdir(parents=True, exist_ok=True)
     rzx = level_dir / "replay.rzx"
-    cut(source, first, last, rzx)
+    cut(source, first, last, rzx, pad=1)
     print(f"level {number}: frames {first}..{last} of {source.name}, at {speed} %", flush=True)
     movie = level_dir / "replay.fmf"
     with _server(args, headless) as server:
         playback = play(rzx, server, speed, args.scale, _rom(run), movie)
     video = _video_path(args.video, level_dir / "replay.mp4") if want_video else None
     encoded = encode([Segment(1, 0.0, 0.0, speed, rzx, playback.movie)], _vision(run), video)
+    identical = _same_pictures(folder, segment, movie, first, 1, _vision(run))
     movie.unlink(missing_ok=True)
     if video and encoded.video:
         print(f"video: {video} ({encoded.video_frames} frames)")
     want = _board(entry.get("movie_end_board") or entry.get("end_board"))
-    return _verdict(f"level {number}'s end", want, encoded.final_boards.get(1))
+    verdict = _verdict(f"level {number}'s end", want, encoded.final_boards.get(1))
+    return max(verdict, 0 if identical else 1)
+
+
+def _same_pictures(
+    folder: RunFolder, segment: int, movie: Path, offset: int, skip: int, vision: Vision
+) -> bool:
+    """Compare the replay's movie with the run's own, frame by frame, when it was kept."""
+    original = folder.path / ("movie.fmf" if segment == 1 else f"movie-{segment}.fmf")
+    if not original.is_file() or not movie.is_file():
+        return True
+    result = compare_movies(original, movie, offset, vision, skip)
+    line = f"pictures: {result.identical} of {result.compared} frames identical to the run's movie"
+    if result.same_game:
+        line += f", {result.same_game} more show the same game (FLASH or raster timing)"
+    differ = result.compared - result.identical - result.same_game
+    print(line + (f"; {differ} show another game" if differ else ""))
+    return result.matches
 
 
 def _level_frames(folder: RunFolder, run: dict[str, Any], entry: dict[str, Any]):
@@ -197,7 +229,7 @@ def _level_frames(folder: RunFolder, run: dict[str, Any], entry: dict[str, Any])
             done = event
     if shown is None:
         raise UsageError(f"{folder.name} does not say when level {entry['level']} began")
-    end = done["frame"] + 10 if done else None
+    end = done["frame"] if done else None  # seen a little after the last stone
     return shown["segment"], max(0, shown["frame"] - 25), end
 
 

@@ -37,8 +37,9 @@ def parser(prog: str = "logo-bot walkthrough") -> argparse.ArgumentParser:
         epilog="examples:\n"
         "  logo-bot walkthrough                       all 100 practice levels\n"
         "  logo-bot walkthrough --levels 11-20 --speed 200\n"
-        "  logo-bot walkthrough --from-code CUNEB     from the level that code starts\n"
-        "  logo-bot walkthrough --tape LOGO.TAP --profile logo-part1",
+        "  logo-bot walkthrough --from-code WORD      from the level a code opens\n"
+        "  logo-bot walkthrough --tape LOGO.TAP --profile logo-part1\n"
+        "  logo-bot walkthrough --levels 1-10 --annotate   and then: logo-bot replay last",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(

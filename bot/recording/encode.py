@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,9 +38,14 @@ class Encoded:
 
 
 def encode(
-    segments: Sequence[Segment], vision: Vision, video: Path | None, zoom: int = 2
+    segments: Sequence[Segment],
+    vision: Vision,
+    video: Path | None,
+    zoom: int = 2,
+    progress: Callable[[int], None] | None = None,
 ) -> Encoded:
-    """Scan every segment's movie and, when ``video`` is given, write them all into it."""
+    """Scan every segment's movie and, when ``video`` is given, write them all into it;
+    ``progress`` is told the frames done every 1000 frames."""
     started = time.monotonic()
     out = Encoded()
     writer: VideoWriter | None = None
@@ -51,6 +56,8 @@ def encode(
             scanner = LevelScanner(vision, segment.number)
             for frame in read_frames(segment.movie):
                 scanner.feed(frame)
+                if progress is not None and scanner.frames % 1000 == 0:
+                    progress(sum(out.frames.values()) + scanner.frames)
                 if video is not None and out.error is None:
                     if writer is None:
                         writer = _open(video, frame, zoom, out)

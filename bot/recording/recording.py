@@ -12,11 +12,10 @@ import json
 import logging
 import os
 import signal
+import sys
 import threading
 import time
-import tomllib
-from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,14 +23,12 @@ import numpy as np
 
 from bot.env import LogoEnv, Observation
 from bot.errors import BotError
-from bot.profile import Profile, show_config
-from bot.recording import manifest
+from bot.profile import Profile
 from bot.recording.encode import Encoded, encode
-from bot.recording.events import EventLog, jsonable
+from bot.recording.events import EventLog
 from bot.recording.folder import RunFolder
 from bot.recording.recorder import Recorder
-from bot.recording.scan import LevelSpan
-from bot.rzx import RzxError, frame_count
+from bot.recording.summary import build_summary
 from bot.session import Session, SessionOptions
 from bot.video import EMULATED_RATE
 from bot.vision import Vision
@@ -67,10 +64,6 @@ def _raise_terminated(signum: int, frame: object) -> None:
     interrupt_or_defer(Terminated("stopped by SIGTERM"))
 
 
-def iso(t: float) -> str:
-    return datetime.fromtimestamp(t, UTC).isoformat(timespec="milliseconds")
-
-
 class Recording:
     """The folder of one run and everything written into it."""
 
@@ -97,12 +90,14 @@ class Recording:
         self.current_target: str | None = None
         self.current_cursor: tuple[int, int] | None = None
         self.movie_frames: dict[int, int] = {}
+        self.ended: float | None = None
         self._sigterm: Any = None
         self.frames_seen = None
         if options.annotate:
             from bot.recording.annotated import FrameStore
 
             self.frames_seen = FrameStore(folder.path / "frames.tmp")
+        self._log_level = logging.getLogger().level
         self._log_handler = _file_log(folder.log)
         self.event("run_start", mode=mode, command=command, folder=str(folder.path))
         log.info("recording this run in %s", folder.path)
@@ -187,12 +182,13 @@ class Recording:
 
     def finish(self, exc: BaseException | None = None) -> dict[str, Any]:
         """Write everything; returns run.json's content. Safe to interrupt once more: the
-        first run.json is written before the slow part, and Fuse's movie is kept until
-        the video exists."""
+        first run.json is written before the slow part. Fuse's movie is kept (it is
+        small and lossless: replays are compared with it frame by frame)."""
         status, error = self._status(exc)
+        self.ended = time.time()  # the end of play; writing the video comes after
         self.event("run_end", status=status, error=error)
-        summary = self._summary(status, error, Encoded())
-        self._write_json(summary)
+        content = build_summary(self, status, error, Encoded())
+        self._write_json(content)
         try:
             encoded = self._encode()
             self.movie_frames = encoded.frames
@@ -204,18 +200,16 @@ class Recording:
                     encoded.codec,
                     encoded.seconds,
                 )
-            summary = self._summary(status, error, encoded)
-            summary["annotated"] = self._annotated(encoded)
-            self._write_json(summary)
-            if encoded.video is not None:
-                for segment in self._segments():
-                    if segment.movie is not None:
-                        segment.movie.unlink(missing_ok=True)
+            content = build_summary(self, status, error, encoded)
+            content["annotated"] = self._annotated(encoded)
+            self._write_json(content)
         finally:
             self.events.close()
-            logging.getLogger().removeHandler(self._log_handler)
+            root = logging.getLogger()
+            root.removeHandler(self._log_handler)
+            root.setLevel(self._log_level)
             self._log_handler.close()
-        return summary
+        return content
 
     def _status(self, exc: BaseException | None) -> tuple[str, str | None]:
         if isinstance(exc, Terminated):
@@ -228,20 +222,28 @@ class Recording:
         status = getattr(self.report, "status", None)
         return (status if status in ("complete", "failed") else "failed"), None
 
-    def _segments(self):
+    def segments(self):
         return list(self.session.segments) if self.session else []
 
     def _encode(self) -> Encoded:
         if not self.options.video or self.profile is None:
             return Encoded()
         log.info("writing %s", self.folder.video)
+        show = _progress_line(self.folder.video.name)
         try:
             return encode(
-                self._segments(), Vision(self.profile, 1), self.folder.video, self.options.zoom
+                self.segments(),
+                Vision(self.profile, 1),
+                self.folder.video,
+                self.options.zoom,
+                show,
             )
         except KeyboardInterrupt:
-            log.warning("video interrupted: Fuse's movie files are kept in %s", self.folder.path)
-            return Encoded(error="interrupted by Ctrl-C; the movie files (.fmf) are kept")
+            log.warning("video interrupted: 'logo-bot replay %s --headless' makes one", self.folder)
+            return Encoded(error="interrupted by Ctrl-C (logo-bot replay RUN --headless makes one)")
+        finally:
+            if show is not None:
+                sys.stderr.write("\r\033[K")
 
     def _annotated(self, encoded: Encoded) -> dict[str, Any] | None:
         if self.frames_seen is None:
@@ -251,164 +253,22 @@ class Recording:
         total = sum(encoded.frames.values()) or None
         return render(self.frames_seen, self.folder.annotated, self, total)
 
-    def _summary(self, status: str, error: str | None, encoded: Encoded) -> dict[str, Any]:
-        ended = time.time()
-        segments = []
-        for segment in self._segments():
-            try:
-                rzx_frames = frame_count(segment.rzx) if segment.rzx else None
-            except RzxError:
-                rzx_frames = None
-            segments.append(
-                {
-                    "number": segment.number,
-                    "started": iso(segment.started_wall),
-                    "speed": segment.speed,
-                    "rzx": _relative(segment.rzx, self.folder.path),
-                    "rzx_frames": rzx_frames,
-                    "movie_frames": encoded.frames.get(segment.number),
-                    "final_board": jsonable(encoded.final_boards.get(segment.number)),
-                }
-            )
-        levels = self._levels(encoded.spans)
-        report = self.report
-        corrections: dict[str, int] = {}
-        for entry in levels:
-            for kind, n in entry.get("corrections", {}).items():
-                corrections[kind] = corrections.get(kind, 0) + n
-        config = self.session_options
-        return {
-            "schema": manifest.SCHEMA_VERSION,
-            "name": self.folder.name,
-            "mode": self.mode,
-            "status": status,
-            "error": error,
-            "command": self.command,
-            "started": iso(self.started),
-            "ended": iso(ended),
-            "seconds": round(ended - self.started, 3),
-            "versions": self._versions(),
-            "profile": self._profile(),
-            "session": _session(config),
-            "requested": (
-                {"first": self.requested[0], "last": self.requested[1]} if self.requested else None
-            ),
-            "levels": levels,
-            "totals": {
-                "levels_done": sum(1 for e in levels if e["status"] == "done"),
-                "levels_failed": sum(1 for e in levels if e["status"] == "failed"),
-                "keys_sent": sum(e.get("keys_sent", 0) for e in levels),
-                "fewest_presses": sum(e.get("planned_presses", 0) for e in levels),
-                "lower_bound": sum(e.get("lower_bound", 0) for e in levels),
-                "corrections": corrections,
-                "restarts": getattr(report, "restarts", 0),
-                "events": self.events.count,
-            },
-            "segments": segments,
-            "frames": {
-                "movie": sum(encoded.frames.values()) if encoded.frames else None,
-                "rzx": (
-                    sum(s["rzx_frames"] for s in segments)
-                    if segments and all(s["rzx_frames"] is not None for s in segments)
-                    else None
-                ),
-            },
-            "video": {
-                "path": _relative(encoded.video, self.folder.path),
-                "codec": encoded.codec,
-                "frames": encoded.video_frames if encoded.video else None,
-                "zoom": self.options.zoom,
-                "seconds_to_encode": round(encoded.seconds, 3),
-                "error": encoded.error if self.options.video else "not recorded (--no-video)",
-            },
-            "annotated": None,
-        }
-
-    def _levels(self, spans: list[LevelSpan]) -> list[dict[str, Any]]:
-        results = getattr(self.report, "results", {}) or {}
-        out = []
-        for number in sorted(results):
-            result = results[number]
-            entry: dict[str, Any] = {
-                "level": number,
-                "status": result.status,
-                "reason": result.reason,
-                "attempts": result.attempts,
-            }
-            if result.report is not None:
-                r = result.report
-                entry.update(
-                    keys_sent=r.keys_sent,
-                    planned_presses=r.planned_presses,
-                    lower_bound=r.lower_bound,
-                    optimal=r.optimal,
-                    corrections=dict(r.corrections),
-                    seconds=round(r.seconds, 3),
-                    target=jsonable(r.target),
-                    end_board=jsonable(r.end_board),
-                )
-            entry.update(self._frames_of(number, spans))
-            out.append(entry)
-        if self.level_starts:
-            last = self.level_starts[-1].level
-            if last not in results and (
-                self.requested is None or self.requested[0] <= last <= self.requested[1]
-            ):
-                entry = {"level": last, "status": "aborted", "reason": "the run stopped here"}
-                entry.update(self._frames_of(last, spans))
-                out.append(entry)
-        return out
-
-    def _frames_of(self, level: int, spans: list[LevelSpan]) -> dict[str, Any]:
-        """The movie frames of the last time ``level`` was shown."""
-        for start in reversed(self.level_starts):
-            if start.level != level or start.segment is None or start.frame is None:
-                continue
-            candidates = [
-                s for s in spans if s.segment == start.segment and s.start <= start.frame + 50
-            ]
-            if not candidates:
-                return {}
-            span = max(candidates, key=lambda s: s.start)
-            return {
-                "segment": span.segment,
-                "start_frame": span.start,
-                "end_frame": span.end,
-                "movie_end_board": jsonable(span.end_board) if span.end_board else None,
-            }
-        return {}
-
-    def _versions(self) -> dict[str, Any]:
-        config = self.session.fuse.config if self.session else None
-        game = (config.snapshot or config.tape) if config else None
-        fuse_log = self.folder.path / "fuse.log"
-        return manifest.versions(config.rom if config else None, game, fuse_log)
-
-    def _profile(self) -> dict[str, Any] | None:
-        if self.profile is None:
-            return None
-        return {"name": self.profile.name, "settings": tomllib.loads(show_config(self.profile))}
-
-    def _write_json(self, summary: dict[str, Any]) -> None:
+    def _write_json(self, content: dict[str, Any]) -> None:
         tmp = self.folder.run_json.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(summary, indent=2) + "\n")
+        tmp.write_text(json.dumps(content, indent=2) + "\n")
         os.replace(tmp, self.folder.run_json)
 
 
-def _session(options: SessionOptions | None) -> dict[str, Any] | None:
-    if options is None:
+def _progress_line(name: str):
+    """A callback that shows how far the video is, on a terminal only."""
+    if not sys.stderr.isatty():
         return None
-    data = asdict(options)
-    return {k: str(v) if isinstance(v, Path) else v for k, v in data.items()}
 
+    def show(frames: int) -> None:
+        sys.stderr.write(f"\r\033[Kwriting {name}: {frames} frames ({frames / FPS:.0f} s)")
+        sys.stderr.flush()
 
-def _relative(path: Path | None, root: Path) -> str | None:
-    if path is None or not Path(path).exists():
-        return None
-    try:
-        return str(Path(path).relative_to(root))
-    except ValueError:
-        return str(path)
+    return show
 
 
 def _file_log(path: Path) -> logging.Handler:

@@ -55,6 +55,7 @@ def test_spread_and_ratio_flag_timeouts():
     assert spread(None) == "n/a"
     assert ratio(capped, ours) == ">=500"
     assert ratio(Tally(seconds=[0.003]), ours) == "1.5"
+    assert ratio(Tally(seconds=[0.01995]), ours) == "9.97"  # not rounded up to a pass
     assert ratio(None, ours) == "n/a"
 
 

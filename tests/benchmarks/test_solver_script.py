@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from benchmarks import solver
+from benchmarks.peers import cpsat
 
 
 def test_a_small_run_reports_every_part(capsys):
@@ -40,3 +41,12 @@ def test_bad_class_names_are_refused_with_the_list(capsys):
         solver.main(["--classes", "7x7 full"])
     assert stop.value.code == 2
     assert "known classes: '6x10 sparse'" in capsys.readouterr().err
+
+
+def test_a_missing_peer_is_reported_as_n_a(monkeypatch, capsys):
+    monkeypatch.setattr(cpsat, "cp_model", None)
+    code = solver.main(["--classes", "6x10 sparse unsat", "--per-class", "1", "--cap", "0.05"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "n/a" in out
+    assert ">= 10x faster than CP-SAT on every class n/a n/a" in " ".join(out.split())

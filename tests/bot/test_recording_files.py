@@ -171,3 +171,35 @@ def test_events_are_json_lines_with_boards_as_rows(tmp_path):
     assert events[0]["board"] == ["1.", ".2"] and events[0]["plan"] == [[1, 2], [2, 1]]
     assert events[0]["counts"] == {"a": 2} and events[0]["frame"] == 10
     assert json.dumps(jsonable({"x": (1, {2})})) == '{"x": [1, [2]]}'
+
+
+def test_rzx_padding_repeats_the_last_frame_input(tmp_path):
+    records = [frame(300 + i, bytes([i])) for i in range(4)]
+    source = tmp_path / "run.rzx"
+    source.write_bytes(rzx_bytes([records]))
+    out = tmp_path / "padded.rzx"
+    assert truncate(source, 3, out, pad=2) == 5
+    got = input_records(out)
+    assert got[:3] == records[:3]
+    assert got[3:] == [struct.pack("<HH", 302, 0xFFFF)] * 2  # same fetch count, same input
+    assert truncate(source, 4, out, pad=1) == 5 and input_records(out)[:4] == records
+
+
+@pytest.mark.parametrize("command", ["replay", "runs", "walkthrough", "level"])
+def test_help_of_the_recording_commands(command, capsys):
+    from bot.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main([command, "--help"])
+    assert done.value.code == 0
+    assert "recordings" in capsys.readouterr().out
+
+
+def test_runs_on_an_empty_or_missing_folder(tmp_path, capsys):
+    from bot.cli import main
+
+    assert main(["runs", "--video-dir", str(tmp_path)]) == 0
+    assert "no recorded runs" in capsys.readouterr().out
+    assert main(["runs", "--video-dir", str(tmp_path / "none")]) == 2
+    assert main(["replay", "last", "--video-dir", str(tmp_path)]) == 2
+    assert "no recorded runs" in capsys.readouterr().err

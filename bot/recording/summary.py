@@ -1,0 +1,188 @@
+"""``run.json``: what a finished (or stopped) run says about itself."""
+
+from __future__ import annotations
+
+import time
+import tomllib
+from dataclasses import asdict
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from bot.profile import show_config
+from bot.recording import manifest
+from bot.recording.encode import Encoded
+from bot.recording.events import jsonable
+from bot.recording.scan import LevelSpan
+from bot.rzx import RzxError, frame_count
+from bot.session import SessionOptions
+
+if TYPE_CHECKING:
+    from bot.recording.recording import Recording
+
+
+def iso(t: float) -> str:
+    return datetime.fromtimestamp(t, UTC).isoformat(timespec="milliseconds")
+
+
+def build_summary(
+    rec: Recording, status: str, error: str | None, encoded: Encoded
+) -> dict[str, Any]:
+    """The content of run.json (see recordings/run.schema.json)."""
+    ended = rec.ended or time.time()
+    segments = []
+    for segment in rec.segments():
+        try:
+            rzx_frames = frame_count(segment.rzx) if segment.rzx else None
+        except RzxError:
+            rzx_frames = None
+        segments.append(
+            {
+                "number": segment.number,
+                "started": iso(segment.started_wall),
+                "speed": segment.speed,
+                "rzx": _relative(segment.rzx, rec.folder.path),
+                "rzx_frames": rzx_frames,
+                "movie": _relative(segment.movie, rec.folder.path),
+                "movie_frames": encoded.frames.get(segment.number),
+                "final_board": jsonable(encoded.final_boards.get(segment.number)),
+            }
+        )
+    levels = _levels(rec, encoded.spans)
+    report = rec.report
+    corrections: dict[str, int] = {}
+    for entry in levels:
+        for kind, n in entry.get("corrections", {}).items():
+            corrections[kind] = corrections.get(kind, 0) + n
+    config = rec.session_options
+    return {
+        "schema": manifest.SCHEMA_VERSION,
+        "name": rec.folder.name,
+        "mode": rec.mode,
+        "status": status,
+        "error": error,
+        "command": rec.command,
+        "started": iso(rec.started),
+        "ended": iso(ended),
+        "seconds": round(ended - rec.started, 3),
+        "versions": _versions(rec),
+        "profile": _profile(rec),
+        "session": _session(config),
+        "requested": (
+            {"first": rec.requested[0], "last": rec.requested[1]} if rec.requested else None
+        ),
+        "levels": levels,
+        "totals": {
+            "levels_done": sum(1 for e in levels if e["status"] == "done"),
+            "levels_failed": sum(1 for e in levels if e["status"] == "failed"),
+            "keys_sent": sum(e.get("keys_sent", 0) for e in levels),
+            "fewest_presses": sum(e.get("planned_presses", 0) for e in levels),
+            "lower_bound": sum(e.get("lower_bound", 0) for e in levels),
+            "corrections": corrections,
+            "restarts": getattr(report, "restarts", 0),
+            "events": rec.events.count,
+        },
+        "segments": segments,
+        "frames": {
+            "movie": sum(encoded.frames.values()) if encoded.frames else None,
+            "rzx": (
+                sum(s["rzx_frames"] for s in segments)
+                if segments and all(s["rzx_frames"] is not None for s in segments)
+                else None
+            ),
+        },
+        "video": {
+            "path": _relative(encoded.video, rec.folder.path),
+            "codec": encoded.codec,
+            "frames": encoded.video_frames if encoded.video else None,
+            "zoom": rec.options.zoom,
+            "seconds_to_encode": round(encoded.seconds, 3),
+            "error": encoded.error if rec.options.video else "not recorded (--no-video)",
+        },
+        "annotated": None,
+    }
+
+
+def _levels(rec: Recording, spans: list[LevelSpan]) -> list[dict[str, Any]]:
+    results = getattr(rec.report, "results", {}) or {}
+    out = []
+    for number in sorted(results):
+        result = results[number]
+        entry: dict[str, Any] = {
+            "level": number,
+            "status": result.status,
+            "reason": result.reason,
+            "attempts": result.attempts,
+        }
+        if result.report is not None:
+            r = result.report
+            entry.update(
+                keys_sent=r.keys_sent,
+                planned_presses=r.planned_presses,
+                lower_bound=r.lower_bound,
+                optimal=r.optimal,
+                corrections=dict(r.corrections),
+                seconds=round(r.seconds, 3),
+                target=jsonable(r.target),
+                end_board=jsonable(r.end_board),
+            )
+        entry.update(_frames_of(rec, number, spans))
+        out.append(entry)
+    if rec.level_starts:
+        last = rec.level_starts[-1].level
+        if last not in results and (
+            rec.requested is None or rec.requested[0] <= last <= rec.requested[1]
+        ):
+            entry = {"level": last, "status": "aborted", "reason": "the run stopped here"}
+            entry.update(_frames_of(rec, last, spans))
+            out.append(entry)
+    return out
+
+
+def _frames_of(rec: Recording, level: int, spans: list[LevelSpan]) -> dict[str, Any]:
+    """The movie frames of the last time ``level`` was shown."""
+    for start in reversed(rec.level_starts):
+        if start.level != level or start.segment is None or start.frame is None:
+            continue
+        candidates = [
+            s for s in spans if s.segment == start.segment and s.start <= start.frame + 50
+        ]
+        if not candidates:
+            return {}
+        span = max(candidates, key=lambda s: s.start)
+        return {
+            "segment": span.segment,
+            "start_frame": span.start,
+            "end_frame": span.end,
+            "movie_end_board": jsonable(span.end_board) if span.end_board else None,
+        }
+    return {}
+
+
+def _versions(rec: Recording) -> dict[str, Any]:
+    config = rec.session.fuse.config if rec.session else None
+    game = (config.snapshot or config.tape) if config else None
+    fuse_log = rec.folder.path / "fuse.log"
+    return manifest.versions(config.rom if config else None, game, fuse_log)
+
+
+def _profile(rec: Recording) -> dict[str, Any] | None:
+    if rec.profile is None:
+        return None
+    return {"name": rec.profile.name, "settings": tomllib.loads(show_config(rec.profile))}
+
+
+def _session(options: SessionOptions | None) -> dict[str, Any] | None:
+    if options is None:
+        return None
+    data = asdict(options)
+    return {k: str(v) if isinstance(v, Path) else v for k, v in data.items()}
+
+
+def _relative(path: Path | None, root: Path) -> str | None:
+    if path is None or not Path(path).exists():
+        return None
+    try:
+        return str(Path(path).relative_to(root))
+    except ValueError:
+        return str(path)
