@@ -1,9 +1,9 @@
 """The closed loop for one level: read it, plan it, press, check, correct.
 
 Every move is checked by re-reading the cursor, every action by re-reading the
-board; a lost action is pressed again (acting on a stone does nothing, so that is
-safe), a wrong stone is taken back with RESET, and the plan resumes from the
-last board state that matches it.
+board; a lost action is pressed again once the cursor has been read again (acting
+on a stone does nothing, so that is safe), a wrong stone is taken back with RESET,
+and the plan resumes from the last board state that matches it.
 """
 
 from __future__ import annotations
@@ -224,6 +224,10 @@ class Player:
             if seen == states[done]:
                 report.corrections["lost_action"] += 1
                 self.env.note("correction", kind="lost_action", cell=cell)
+                # nothing changed: the press was lost, or the cursor moved on after it was
+                # confirmed (a doubled move taken in a frame late) onto a stone, where
+                # acting does nothing; look again before pressing again
+                cursor = self.read("cursor")
                 continue
             done, cursor = self.resync(states, seen, report)
         report.seconds = time.monotonic() - started

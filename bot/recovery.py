@@ -75,7 +75,8 @@ class Recovery:
             key = self.skip[screen]
             self.env.note("skip_screen", screen=screen, key=key)
             self.session.wait_frames(3)  # the screen finishes drawing
-            result = self.env.step([key], lambda o, s=screen: o.screen != s, 25)
+            # the next screen takes a few frames to draw: wait for one that can be named
+            result = self.env.step([key], lambda o, s=screen: o.screen not in (None, s), 25)
             screen = result.obs.screen
         return screen in READY
 

@@ -35,7 +35,9 @@ class FakeKeys(KeyDriver):
 
 
 class FakeGame:
-    """One level of the game; ``drop`` and ``double`` are per-press probabilities."""
+    """One level of the game; ``drop`` and ``double`` are per-press probabilities. With
+    ``late`` a doubled press shows only after the next frame is grabbed, as when Fuse
+    takes in the second press a frame after the bot looked."""
 
     def __init__(
         self,
@@ -45,6 +47,7 @@ class FakeGame:
         double: float = 0.0,
         seed: int = 0,
         flash_period_s: float = 0.004,
+        late: bool = False,
     ) -> None:
         self.profile = profile
         self.vision = Vision(profile, 1)
@@ -60,14 +63,19 @@ class FakeGame:
         self.presses = 0
         self.done = False
         self.dropped = self.doubled = 0
+        self.late = late
+        self.pending: list[str] = []
 
     def key(self, name: str) -> None:
         if self.rng.random() < self.drop:
             self.dropped += 1
             return
-        times = 2 if self.rng.random() < self.double else 1
-        self.doubled += times - 1
-        for _ in range(times):
+        doubled = self.rng.random() < self.double
+        self.doubled += doubled
+        self.apply(name)
+        if doubled and self.late:
+            self.pending.append(name)
+        elif doubled:
             self.apply(name)
 
     def apply(self, name: str) -> None:
@@ -95,5 +103,9 @@ class FakeGame:
     def frame(self) -> np.ndarray:
         flash = int(time.monotonic() / self.flash_period_s) % 2 == 1
         if self.done:
-            return draw(None, self.board, cursor=None)
-        return draw(self.target, self.board, self.cursor, flash)
+            shown = draw(None, self.board, cursor=None)
+        else:
+            shown = draw(self.target, self.board, self.cursor, flash)
+        while self.pending:
+            self.apply(self.pending.pop(0))
+        return shown

@@ -57,3 +57,12 @@ def test_a_level_that_leaves_the_screen_stops_the_player():
     with pytest.raises(LevelFailed, match="left the screen"):
         player.play_level(first)
     assert game.presses == 0, "no key after the level was gone"
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_doubled_move_that_shows_late_is_caught_before_acting_again(seed):
+    """The cursor was confirmed, then moved on: acting there does nothing (a stone) or
+    places a wrong stone; the player must look at the cursor again, not press forever."""
+    game = FakeGame(PROFILE, LEVEL_2, double=0.3, seed=seed, late=True)
+    report = play(game)
+    assert game.done and game.board == LEVEL_2 and report.end_board == LEVEL_2
