@@ -31,9 +31,10 @@ from itertools import count
 from solvers.assignment import INFINITE, Assignment
 from solvers.board import Board, Cell
 from solvers.cursor import DEFAULT_KEYS, GAME_SIZE, keys_for, presses_of
+from solvers.numbered import Numbered
 from solvers.planner import Unsolvable, count_solutions, solutions, solve, verify
 from solvers.residual import Completion
-from solvers.stones import StoneGraph, stone_graph
+from solvers.stones import stone_graph
 from solvers.tour import FAR, Tour
 
 __all__ = ["DEFAULT_KEYS", "GAME_SIZE", "Ordering", "fewest_presses", "keys_for", "presses_of"]
@@ -61,7 +62,7 @@ class _Moves:
     """Which stone may be placed next. ``fit`` is a mask of the solutions (orientations)
     the placed stones still agree with; 0 means the move is not allowed."""
 
-    def __init__(self, g: StoneGraph, plans: list[tuple[Cell, ...]] | None) -> None:
+    def __init__(self, g: Numbered, plans: list[tuple[Cell, ...]] | None) -> None:
         self.g = g
         self.completion = None if plans is not None else Completion(g)
         self.before: list[list[int]] = []
@@ -115,7 +116,7 @@ class _Moves:
         return kept
 
 
-def _greedy(g: StoneGraph, tour: Tour, moves: _Moves) -> list[int]:
+def _greedy(g: Numbered, tour: Tour, moves: _Moves) -> list[int]:
     """Always the nearest stone that may be placed next."""
     placed, fit, last, order = 0, moves.all_fit, -1, []
     while placed != tour.full:
@@ -127,7 +128,7 @@ def _greedy(g: StoneGraph, tour: Tour, moves: _Moves) -> list[int]:
     return order
 
 
-def _dive(g: StoneGraph, tour: Tour, moves: _Moves, ap: Assignment) -> list[int]:
+def _dive(g: Numbered, tour: Tour, moves: _Moves, ap: Assignment) -> list[int]:
     """A plan that always takes the move whose assignment bound is lowest."""
     placed, fit, last, order = 0, moves.all_fit, -1, []
     while placed != tour.full:
@@ -167,7 +168,7 @@ def _ancestors(before: list[int]) -> list[int]:
     return done
 
 
-def _costs(g: StoneGraph, tour: Tour, moves: _Moves) -> list[list[int]]:
+def _costs(g: Numbered, tour: Tour, moves: _Moves) -> list[list[int]]:
     """Travel between consecutive moves for the assignment bound, INFINITE where no valid
     plan can have the pair (rows: stones then the start cell; columns: stones then end)."""
     n = g.n
@@ -199,7 +200,7 @@ def _costs(g: StoneGraph, tour: Tour, moves: _Moves) -> list[list[int]]:
 
 
 def _assigned_path(
-    g: StoneGraph, moves: _Moves, placed: int, last: int, fit: int, ap: Assignment
+    g: Numbered, moves: _Moves, placed: int, last: int, fit: int, ap: Assignment
 ) -> list[int] | None:
     """The assignment's moves from ``last`` when they form one valid order, else None."""
     n = g.n
@@ -219,7 +220,7 @@ def _assigned_path(
 
 
 def _probe(
-    g: StoneGraph, tour: Tour, moves: _Moves, root: Assignment, limit: int, budget: int
+    g: Numbered, tour: Tour, moves: _Moves, root: Assignment, limit: int, budget: int
 ) -> list[int] | None:
     """Depth first, best child first, for a plan of exactly ``limit`` presses (the
     proven lower bound, so such a plan is optimal); gives up after ``budget`` nodes."""
@@ -262,7 +263,7 @@ def _probe(
 
 
 def _best_first(
-    g: StoneGraph, tour: Tour, moves: _Moves, root: Assignment, upper: int, deadline: float
+    g: Numbered, tour: Tour, moves: _Moves, root: Assignment, upper: int, deadline: float
 ) -> tuple[list[int] | None, int]:
     """A* over (placed, cursor stone); returns (a plan cheaper than ``upper`` or None, and
     the lower bound proven on every plan). Children are queued with the cheap bound from
@@ -340,7 +341,7 @@ def fewest_presses(
     verdict = solve(target)
     if verdict.plan is None:
         raise Unsolvable(verdict.reason or "the target has no plan")
-    g = stone_graph(target)
+    g = Numbered(stone_graph(target))
     if g.n == 0:
         return Ordering((), 0, 0, True)
     few = count_solutions(target, limit=MAX_ORIENTATIONS + 1) <= MAX_ORIENTATIONS

@@ -12,25 +12,28 @@ from __future__ import annotations
 
 from solvers.board import MAX_VALUE
 from solvers.groups import components
-from solvers.propagation import FRONT, State, decide, propagate
+from solvers.numbered import Numbered
+from solvers.propagation import FRONT, OPEN, State, decide, propagate
 from solvers.search import Search
-from solvers.stones import StoneGraph
 
 
 class Completion:
     """Memoised answers to "can the plan still be finished?" for one target."""
 
-    def __init__(self, g: StoneGraph) -> None:
-        self.g = g
-        self.nbr_masks = [sum(1 << u for u in ns) for ns in g.nbrs]
-        self.wanted = [len(ns) - need for ns, need in zip(g.nbrs, g.need, strict=True)]
+    def __init__(self, stones: Numbered) -> None:
+        self.stones = stones
+        self.g = stones.g
+        self.nbr_masks = [sum(1 << u for u in ns) for ns in stones.nbrs]
+        g = self.g
+        self.wanted = [g.degree[p] - g.need[p] for p in stones.pos]
+        self.ambiguous = [g.ambiguous(p) for p in stones.pos]
         self.search = Search(g, limit=1)
         self.known: dict[int, bool] = {}
 
     def placeable(self, placed: int, v: int) -> bool:
         """Whether stone ``v`` (not yet placed) may be placed now."""
         count = (placed & self.nbr_masks[v]).bit_count()
-        if self.g.ambiguous[v]:
+        if self.ambiguous[v]:
             return count in (0, MAX_VALUE)
         return count == self.wanted[v]
 
@@ -42,25 +45,27 @@ class Completion:
         return known
 
     def _solve(self, placed: int) -> bool:
-        g = self.g
+        g, pos = self.g, self.stones.pos
         st = State.initial(g)
+        where = st.where
+        ones = [k for k in range(len(pos)) if placed >> k & 1]
+        for k in ones:
+            where[pos[k]] = FRONT
+            st.open_mask ^= g.bit[pos[k]]
         queue: list[int] = []
-        for v in range(g.n):
-            if not placed >> v & 1:
-                continue
-            st.where[v] = FRONT
-            st.open_mask ^= g.bit[v]
-            for u in g.nbrs[v]:
-                if not placed >> u & 1:
+        for k in ones:
+            for u in g.adj[pos[k]]:
+                if where[u] == OPEN:
                     st.free[u] -= 1
                     queue.append(u)
-        for v in range(g.n):
-            c = g.cluster_of[v]
+        for k in ones:
+            p = pos[k]
+            c = g.cluster_of[p]
             # A placed 1 with an unplaced neighbour went first: its cluster's bit is known.
-            went_first = placed >> v & 1 and (placed & self.nbr_masks[v]) != self.nbr_masks[v]
+            went_first = (placed & self.nbr_masks[k]) != self.nbr_masks[k]
             if c >= 0 and went_first and st.bits[c] < 0:
-                decide(g, st, c, g.colour[v], queue, 0)
-        queue.extend(v for v in range(g.n) if g.cluster_of[v] < 0 and not placed >> v & 1)
+                decide(g, st, c, g.parity[p], queue, 0)
+        queue.extend(p for p in g.stones if g.cluster_of[p] < 0 and where[p] == OPEN)
         if propagate(g, st, queue) is not None:
             return False
         return self.search.count_groups(st, components(g, st, g.all_mask))[0] > 0
