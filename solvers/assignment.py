@@ -54,12 +54,14 @@ class Assignment:
         if partner != col:
             twin.row_of[partner] = twin.col_of[other] = -1
             twin.value -= twin.cost[other][col]
-            twin.value += twin._augment(other)
+            twin.value += twin._augment(other, partner)
         return twin
 
-    def _augment(self, start: int) -> int:
+    def _augment(self, start: int, goal: int = -1) -> int:
         """Match the free row ``start`` along a shortest augmenting path (Hungarian step);
-        returns how much the matched cost grew."""
+        returns how much the matched cost grew. ``goal``, if given, is the only free
+        column: among columns equally near it is reached first, which ends the search
+        sooner when many reduced costs tie."""
         cost, pot_row, pot_col = self.cost, self.pot_row, self.pot_col
         row_of, col_of = self.row_of, self.col_of
         size = len(cost)
@@ -81,6 +83,8 @@ class Assignment:
                         delta, pick = reduced, i
                 elif slack[c] < delta:
                     delta, pick = slack[c], i
+            if goal >= 0 and slack[goal] == delta:
+                pick = free.index(goal)
             if delta:
                 pot_row[start] += delta
                 for c in used:
