@@ -227,9 +227,10 @@ class Frontier:
 class Prober:
     """Depth-first dives for a plan of at most ``limit`` presses, restarted often.
 
-    A dive takes the children of a partial plan in the order of their bound, breaking
-    ties at random; it gives up after ``DIVE_NODES`` nodes (assignments solved) and the
-    next one starts
+    A dive takes the children of a partial plan in the order of their bound, among equals
+    first the one the assignment already puts next (its assignment needs no repair: on
+    the hardest targets this finds plans many times sooner than chance), then at random;
+    it gives up after ``DIVE_NODES`` nodes (assignments solved) and the next one starts
     afresh with the next seed, alternating between growing plans from their start and
     from their end. Short randomised restarts avoid spending the whole budget below one
     bad early choice. Seeds count from 0, so the dives depend only on the target.
@@ -277,20 +278,22 @@ class Prober:
             children = []
             if backward:
                 base -= ap.pot_col[at]
+                partner = ap.row_of[at]
                 for v, kept_fit in rules.backs(0, done, fit):
                     leg = cost[v][at]
                     bound = base + leg - ap.pot_row[v]
                     if bound <= limit:
-                        children.append((bound, rng.random(), v, leg, kept_fit))
+                        children.append((bound, v != partner, rng.random(), v, leg, kept_fit))
             else:
                 base -= ap.pot_row[at]
+                partner = ap.col_of[at]
                 line = cost[at]
                 for v, kept_fit in rules.fronts(done, 0, fit):
                     bound = base + line[v] - ap.pot_col[v]
                     if bound <= limit:
-                        children.append((bound, rng.random(), v, line[v], kept_fit))
+                        children.append((bound, v != partner, rng.random(), v, line[v], kept_fit))
             children.sort()
-            for _, _, v, leg, kept_fit in children:
+            for _, _, _, v, leg, kept_fit in children:
                 if nodes >= self.DIVE_NODES:
                     return False
                 nodes += 1
