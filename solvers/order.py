@@ -9,8 +9,9 @@ planner when it has many. The first plans come from a greedy walk, a walk guided
 assignment bound, and local search (``solvers.improve``). Then two A* searches
 (``solvers.sequence``), one growing plans from their start and one from their end, run
 side by side until one of them proves the best plan found so far needs the fewest
-presses; each time the proven bound rises, a short depth-first probe looks for a plan
-that meets it.
+presses; the one whose bound is higher takes more turns. Each time the proven bound
+rises, short depth-first probes look for a plan that meets it; between rises they take
+a small share of the work, half of it looking for any plan better than the best.
 
 The work is bounded by ``budget_s`` seconds and, independently of the machine's speed,
 by ``max_nodes`` search nodes; when either runs out, the best plan so far comes back
@@ -45,6 +46,11 @@ MAX_SEARCH_STONES = 80
 IMPROVE_ROUNDS = 20
 # Nodes each A* search takes in turn.
 TURN = 32
+# Besides a first try at each new bound, the dives may take this many nodes for each
+# node the A* searches take.
+PROBE_SHARE = 0.25
+# The search whose bound is higher takes this many turns for each of the other's.
+LEAD_TURNS = 4
 
 
 @dataclass(frozen=True)
@@ -123,18 +129,26 @@ def _search(
     budget is spent; returns the lower bound proven on every plan."""
     searches = [Frontier(rules, cost, root, d, best) for d in (FORWARD, BACKWARD)]
     prober = Prober(rules, cost, root)
+    probed, rounds = -1, 0
     while True:
         lower = max(s.lower for s in searches)
         if lower >= best.presses:
             return best.presses
-        if budget.spent(prober.nodes + sum(s.nodes for s in searches)):
+        searched = sum(s.nodes for s in searches)
+        if budget.spent(prober.nodes + searched):
             return lower
-        found = prober.run(lower, PROBE_NODES)
-        if found is not None:
-            best.offer(found, rules.n + _steps(tour, found))
-            continue
+        rounds += 1
+        if lower > probed or prober.nodes < PROBE_SHARE * searched:
+            # A plan that meets a new bound ends the search; between bounds, every
+            # other dive looks for any better plan, which prunes the searches.
+            limit = lower if lower > probed or rounds % 2 else best.presses - 1
+            probed = lower
+            found = prober.run(limit, PROBE_NODES)
+            if found is not None:
+                best.offer(found, rules.n + _steps(tour, found))
+                continue
         for s in searches:
-            s.run(TURN)
+            s.run(TURN * (LEAD_TURNS if s.lower == lower else 1))
 
 
 def _steps(tour: Tour, order: list[int]) -> int:
