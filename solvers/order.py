@@ -38,8 +38,9 @@ __all__ = ["DEFAULT_KEYS", "GAME_SIZE", "Ordering", "fewest_presses", "keys_for"
 
 # Up to this many solutions, moves follow each solution's fixed orientation.
 MAX_ORIENTATIONS = 64
-# Nodes the probing dives take in each turn.
+# Nodes the probing dives take in each turn, and when the proven bound has just risen.
 PROBE_NODES = 100
+NEW_BOUND_PROBE_NODES = 1000
 # Beyond this many stones the assignment bound costs too much: greedy order only.
 MAX_SEARCH_STONES = 80
 # Rounds of local search on the first plans.
@@ -141,9 +142,10 @@ def _search(
         if lower > probed or prober.nodes < PROBE_SHARE * searched:
             # A plan that meets a new bound ends the search; between bounds, every
             # other dive looks for any better plan, which prunes the searches.
-            limit = lower if lower > probed or rounds % 2 else best.presses - 1
+            risen = lower > probed
+            limit = lower if risen or rounds % 2 else best.presses - 1
             probed = lower
-            found = prober.run(limit, PROBE_NODES)
+            found = prober.run(limit, NEW_BOUND_PROBE_NODES if risen else PROBE_NODES)
             if found is not None:
                 best.offer(found, rules.n + _steps(tour, found))
                 continue

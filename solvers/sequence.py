@@ -113,7 +113,10 @@ class Frontier:
             left = full & ~placed & ~kept
             k = left.bit_count()
             if pending is not None:
-                ap = ap.without(*pending)
+                below = ap.without_below(*pending, best.presses - f)
+                if below is None:
+                    continue  # costs at least the best plan's presses
+                ap = below
                 exact = g + k + ap.value
                 if exact > f:
                     if exact < best.presses:
@@ -246,13 +249,15 @@ class Prober:
     def run(self, limit: int, budget: int) -> list[int] | None:
         """Dive until a plan of at most ``limit`` presses turns up or ``budget`` nodes
         are spent; the plan (stone numbers, first move first) or None."""
+        if self.rules.n + self.root.value > limit:
+            return None  # below the root's own bound: no plan at all
         spent = 0
         while spent < budget:
             rng = random.Random(self.dives)
             backward = self.dives % 2 == 1
             self.dives += 1
             found, nodes = self._dive(limit, rng, backward)
-            spent += nodes
+            spent += max(nodes, 1)
             self.nodes += nodes
             if found is not None:
                 return found
@@ -293,12 +298,15 @@ class Prober:
                     if bound <= limit:
                         children.append((bound, v != partner, rng.random(), v, line[v], kept_fit))
             children.sort()
-            for _, _, _, v, leg, kept_fit in children:
+            for bound, _, _, v, leg, kept_fit in children:
                 if nodes >= self.DIVE_NODES:
                     return False
                 nodes += 1
+                cap = limit - bound + 1  # the repair may add this much less
+                below = ap.without_below(v, at, cap) if backward else ap.without_below(at, v, cap)
+                if below is None:
+                    continue
                 path.append(v)
-                below = ap.without(v, at) if backward else ap.without(at, v)
                 if visit(done | 1 << v, v, g + leg + 1, kept_fit, below):
                     return True
                 path.pop()
