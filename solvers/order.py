@@ -44,7 +44,7 @@ NEW_BOUND_PROBE_NODES = 1000
 # Beyond this many stones the assignment bound costs too much: greedy order only.
 MAX_SEARCH_STONES = 80
 # Rounds of local search on the first plans.
-IMPROVE_ROUNDS = 20
+IMPROVE_ROUNDS = 5
 # Nodes each A* search takes in turn.
 TURN = 32
 # Besides a first try at each new bound, the dives may take this many nodes for each
