@@ -46,6 +46,13 @@ class Assignment:
 
     def without(self, row: int, col: int) -> Assignment:
         """The optimal assignment once ``row`` and ``col`` are gone."""
+        twin = self.without_below(row, col, None)
+        assert twin is not None
+        return twin
+
+    def without_below(self, row: int, col: int, cap: int | None) -> Assignment | None:
+        """``without(row, col)``, or None as soon as it is known to cost at least
+        ``bound_without(row, col) + cap`` (no cap: None)."""
         twin = self.copy()
         twin.cols.remove(col)
         partner, other = twin.col_of[row], twin.row_of[col]
@@ -54,12 +61,18 @@ class Assignment:
         if partner != col:
             twin.row_of[partner] = twin.col_of[other] = -1
             twin.value -= twin.cost[other][col]
-            twin.value += twin._augment(other)
+            grown = twin._augment(other, partner, cap)
+            if grown is None:
+                return None
+            twin.value += grown
         return twin
 
-    def _augment(self, start: int) -> int:
+    def _augment(self, start: int, goal: int = -1, cap: int | None = None) -> int | None:
         """Match the free row ``start`` along a shortest augmenting path (Hungarian step);
-        returns how much the matched cost grew."""
+        returns how much the matched cost grew. ``goal``, if given, is the only free
+        column: among columns equally near it is reached first, which ends the search
+        sooner when many reduced costs tie. With ``cap``, gives up (None, potentials
+        spoilt) once the dual bound has risen by ``cap``: the path costs at least that."""
         cost, pot_row, pot_col = self.cost, self.pot_row, self.pot_col
         row_of, col_of = self.row_of, self.col_of
         size = len(cost)
@@ -81,7 +94,13 @@ class Assignment:
                         delta, pick = reduced, i
                 elif slack[c] < delta:
                     delta, pick = slack[c], i
+            if goal >= 0 and slack[goal] == delta:
+                pick = free.index(goal)
             if delta:
+                if cap is not None:
+                    cap -= delta
+                    if cap <= 0:
+                        return None
                 pot_row[start] += delta
                 for c in used:
                     pot_row[row_of[c]] += delta

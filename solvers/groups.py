@@ -37,7 +37,7 @@ def sums_reachable(g: StoneGraph, clusters: list[int]) -> int:
     """Bit k set when the clusters' sources can number exactly k (one colour per cluster)."""
     reach = 1
     for c in clusters:
-        ones = sum(g.colour[v] for v in g.clusters[c])
+        ones = g.cluster_ones[c]
         reach = (reach << ones) | (reach << (len(g.clusters[c]) - ones))
     return reach
 

@@ -8,12 +8,11 @@ edge); ``count_solutions`` counts them. See ``solvers.stones`` for the model.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
 
-from solvers.board import Board, Cell, RuleError, play
+from solvers.board import MAX_VALUE, Board, Cell, RuleError, play
 from solvers.groups import components
-from solvers.propagation import UNDECIDED, start
+from solvers.propagation import BACK, FRONT, UNDECIDED, State, decide, propagate, start
 from solvers.reasons import explain
 from solvers.search import Bits, Search
 from solvers.stones import StoneGraph, stone_graph
@@ -31,16 +30,46 @@ class Unsolvable(ValueError):
         super().__init__(reason)
 
 
-@dataclass(frozen=True)
 class Verdict:
-    """A verified ``plan`` (first move first), or the ``reason`` there is none."""
+    """A verified ``plan`` (first move first), or the ``reason`` there is none.
 
-    plan: tuple[Cell, ...] | None
-    reason: str | None = None
+    The reason may be given as ``explain``, a function that writes it: the sentence is
+    then written the first time ``reason`` is read, so deciding costs no words.
+    """
+
+    __slots__ = ("_explain", "_reason", "plan")
+
+    def __init__(
+        self,
+        plan: tuple[Cell, ...] | None,
+        reason: str | None = None,
+        explain: Callable[[], str] | None = None,
+    ) -> None:
+        self.plan = plan
+        self._reason = reason
+        self._explain = explain
+
+    @property
+    def reason(self) -> str | None:
+        if self._reason is None and self._explain is not None:
+            self._reason = self._explain()
+            self._explain = None
+        return self._reason
 
     @property
     def solved(self) -> bool:
         return self.plan is not None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Verdict):
+            return NotImplemented
+        return (self.plan, self.reason) == (other.plan, other.reason)
+
+    def __hash__(self) -> int:
+        return hash((self.plan, self.reason))
+
+    def __repr__(self) -> str:
+        return f"Verdict(plan={self.plan!r}, reason={self.reason!r})"
 
 
 def verify(target: Board, plan: Iterable[Cell]) -> None:
@@ -65,41 +94,53 @@ def verify(target: Board, plan: Iterable[Cell]) -> None:
         )
 
 
-def plan_for(g: StoneGraph, bits: tuple[int, ...]) -> tuple[Cell, ...]:
-    """The order given by a solution's cluster bits: peel off stones that need nothing."""
-    need = g.needs(bits)
-    nbrs = g.nbrs
-    gone = [False] * g.n
-    ready = [v for v in range(g.n) if need[v] == 0]
-    backwards: list[int] = []
-    while ready:
-        v = ready.pop()
-        if gone[v] or need[v] != 0:
-            continue
-        gone[v] = True
-        backwards.append(v)
-        for u in nbrs[v]:
-            if not gone[u]:
-                need[u] -= 1
-                if need[u] == 0:
-                    ready.append(u)
-    if len(backwards) != g.n:
-        raise AssertionError("cluster bits without a solution reached plan_for")
-    return tuple(g.cells[v] for v in reversed(backwards))
+def builds(g: StoneGraph, order: list[int]) -> bool:
+    """Whether acting on the positions of ``order`` in turn, by the game's rule, gives the
+    target: a forward simulation on the padded grid, independent of the planner's model."""
+    cells = bytearray(len(g.value))
+    adj = g.adj
+    for p in order:
+        if cells[p]:
+            return False
+        cells[p] = 1
+        for q in adj[p]:
+            x = cells[q]
+            if x:
+                cells[q] = x % MAX_VALUE + 1
+    return cells == g.value
 
 
-def _verified(target: Board, plan: tuple[Cell, ...]) -> tuple[Cell, ...]:
-    verify(target, plan)
+def _checked(g: StoneGraph, order: list[int]) -> tuple[Cell, ...]:
+    """The plan of ``order`` once forward simulation confirms it builds the target."""
+    plan = tuple(map(g.cell_of.__getitem__, order))
+    if not builds(g, order):
+        verify(g.board, plan)
+        raise PlanError("the plan does not build the target")
     return plan
 
 
-def _all_bits(g: StoneGraph, decided: list[int], more: Bits) -> tuple[int, ...]:
-    bits = list(decided)
-    for c, b in more.items():
-        bits[c] = b
-    if UNDECIDED in bits:
-        raise AssertionError("a solution left a cluster undecided")
-    return tuple(bits)
+def plan_order(g: StoneGraph, st: State, trail: list[int], more: Bits) -> list[int]:
+    """The order of a solution: ``st`` is a propagated state whose settled stones are
+    ``trail`` (in the order they settled), ``more`` the bits of its undecided clusters.
+
+    With every cluster decided, forced moves settle every stone (the last stone of any
+    solution of what is open always has nothing left to need), so the plan is the
+    stones moved to the front in turn, then those moved to the back, last one first.
+    """
+    if st.open_mask:
+        st = st.copy()
+        trail = trail[:]
+        queue: list[int] = []
+        for c, b in more.items():
+            if st.bits[c] == UNDECIDED:
+                decide(g, st, c, b, queue, 0)
+        if propagate(g, st, queue, trail) is not None or st.open_mask:
+            raise AssertionError("cluster bits without a solution reached plan_order")
+    where = st.where
+    front = [v for v in trail if where[v] == FRONT]
+    back = [v for v in trail if where[v] == BACK]
+    back.reverse()
+    return front + back
 
 
 def solutions(target: Board, limit: int | None = None) -> Iterator[tuple[Cell, ...]]:
@@ -107,13 +148,14 @@ def solutions(target: Board, limit: int | None = None) -> Iterator[tuple[Cell, .
     if limit is not None and limit <= 0:
         return
     g = stone_graph(target)
-    st, conflict = start(g)
+    trail: list[int] = []
+    st, conflict = start(g, trail)
     if conflict is not None:
         return
     search = Search(g, limit=1)
     found = search.enumerate_groups(st, components(g, st, g.all_mask))
     for produced, more in enumerate(found, start=1):
-        yield _verified(target, plan_for(g, _all_bits(g, st.bits, more)))
+        yield _checked(g, plan_order(g, st, trail, more))
         if produced == limit:
             return
 
@@ -132,9 +174,10 @@ def solve(target: Board) -> Verdict:
     """A verified plan for ``target``, or the reason no plan exists."""
     g = stone_graph(target)
     search = Search(g, limit=1)
-    st, conflict = start(g)
+    trail: list[int] = []
+    st, conflict = start(g, trail)
     if conflict is None:
-        found = search.first(st, components(g, st, g.all_mask))
+        found = search.first(st, components(g, st, st.open_mask)) if st.open_mask else {}
         if found is not None:
-            return Verdict(_verified(target, plan_for(g, _all_bits(g, st.bits, found))))
-    return Verdict(None, explain(target, search))
+            return Verdict(_checked(g, plan_order(g, st, trail, found)))
+    return Verdict(None, explain=lambda: explain(target, search))

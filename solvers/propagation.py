@@ -28,8 +28,11 @@ from dataclasses import dataclass
 from solvers.board import MAX_VALUE
 from solvers.stones import StoneGraph
 
-OPEN, FRONT, BACK = 0, 1, 2
+OPEN, FRONT, BACK, NONE = 0, 1, 2, 3  # NONE: a position without a stone
 UNDECIDED = -1
+
+# bytes.translate table: a stone's position starts OPEN, any other NONE.
+_WHERE = bytes([NONE] + [OPEN] * 255)
 
 
 @dataclass(frozen=True)
@@ -49,7 +52,8 @@ class Conflict:
 class State:
     """Where every stone stands and what open stones still need (mutable; copy to branch).
 
-    ``open_mask`` and ``back_mask`` mirror ``where`` as bit masks (see ``StoneGraph``).
+    Lists are indexed by position (see ``StoneGraph``); ``open_mask`` and ``back_mask``
+    mirror ``where`` as bit masks.
     """
 
     __slots__ = ("back_mask", "bits", "free", "open_mask", "rest", "where", "why")
@@ -70,11 +74,11 @@ class State:
     @classmethod
     def initial(cls, g: StoneGraph) -> State:
         return cls(
-            [OPEN] * g.n,
+            list(g.value.translate(_WHERE)),
             list(g.need),
-            [len(ns) for ns in g.nbrs],
+            list(g.degree),
             [UNDECIDED] * len(g.clusters),
-            [0] * g.n,
+            [0] * len(g.value),
             g.all_mask,
             0,
         )
@@ -102,8 +106,9 @@ def _sides(g: StoneGraph, st: State, v: int) -> tuple[list[int], list[int]]:
     """The settled neighbours of ``v``: (those at the front, those at the back)."""
     front: list[int] = []
     back: list[int] = []
-    for u in g.nbrs[v]:
-        side = st.where[u]
+    where = st.where
+    for u in g.adj[v]:
+        side = where[u]
         if side == FRONT:
             front.append(u)
         elif side == BACK:
@@ -139,22 +144,27 @@ def decide(
 ) -> None:
     """Make the cluster's stones of colour ``bit`` sources and the others sinks."""
     st.bits[cluster] = bit
+    parity, rest, why = g.parity, st.rest, st.why
     for v in g.clusters[cluster]:
-        if g.colour[v] == bit:
-            st.rest[v] += MAX_VALUE
-        st.why[v] = because
+        if parity[v] == bit:
+            rest[v] += MAX_VALUE
+        why[v] = because
         queue.append(v)
 
 
-def propagate(g: StoneGraph, st: State, queue: list[int]) -> Conflict | None:
+def propagate(
+    g: StoneGraph, st: State, queue: list[int], trail: list[int] | None = None
+) -> Conflict | None:
     """Apply every forced move reachable from the stones in ``queue``.
 
     A stone moved to the back owes it to its neighbours at the back (they make its need
     zero), one moved to the front to its neighbours at the front; ``why`` records only
-    the decisions behind those.
+    the decisions behind those. Each settled stone is appended to ``trail`` if given.
     """
     where, rest, free, bits, why = st.where, st.rest, st.free, st.bits, st.why
-    nbrs, cluster_of, colour, bit_of = g.nbrs, g.cluster_of, g.colour, g.bit
+    adj, cluster_of, parity, bit_of = g.adj, g.cluster_of, g.parity, g.bit
+    open_mask, back_mask = st.open_mask, st.back_mask
+    conflict = None
     while queue:
         v = queue.pop()
         if where[v] != OPEN:
@@ -165,39 +175,58 @@ def propagate(g: StoneGraph, st: State, queue: list[int]) -> Conflict | None:
                 continue
             front, back = _sides(g, st, v)
             if front and back:
-                return _conflict(g, st, "both-ways", v)
+                conflict = _conflict(g, st, "both-ways", v)
+                break
             if back:
-                decide(g, st, c, colour[v], queue, _lightest(st, back))
+                decide(g, st, c, parity[v], queue, _lightest(st, back))
             else:
-                decide(g, st, c, 1 - colour[v], queue, _lightest(st, front))
+                decide(g, st, c, 1 - parity[v], queue, _lightest(st, front))
             continue
         r = rest[v]
         f = free[v]
-        if r < 0:
-            return _conflict(g, st, "too-many-later", v)
-        if r > f:
-            return _conflict(g, st, "too-few-left", v)
-        if r == 0 or r == f:
-            back = r == 0
-            where[v] = BACK if back else FRONT
-            st.open_mask ^= bit_of[v]
-            if back:
-                st.back_mask |= bit_of[v]
+        if r == 0:
+            where[v] = BACK
+            open_mask ^= bit_of[v]
+            back_mask |= bit_of[v]
             mask = why[v]
-            for u in nbrs[v]:
+            for u in adj[v]:
                 side = where[u]
                 if side == OPEN:
                     free[u] -= 1
-                    if back:
-                        rest[u] -= 1
+                    rest[u] -= 1
                     queue.append(u)
-                elif (side == BACK) == back:
+                elif side == BACK:
                     mask |= why[u]
             why[v] = mask
-    return None
+        elif r == f:
+            where[v] = FRONT
+            open_mask ^= bit_of[v]
+            mask = why[v]
+            for u in adj[v]:
+                side = where[u]
+                if side == OPEN:
+                    free[u] -= 1
+                    queue.append(u)
+                elif side == FRONT:
+                    mask |= why[u]
+            why[v] = mask
+        elif r < 0:
+            conflict = _conflict(g, st, "too-many-later", v)
+            break
+        elif r > f:
+            conflict = _conflict(g, st, "too-few-left", v)
+            break
+        else:
+            continue
+        if trail is not None:
+            trail.append(v)
+    st.open_mask, st.back_mask = open_mask, back_mask
+    return conflict
 
 
-def start(g: StoneGraph) -> tuple[State, Conflict | None]:
+def start(g: StoneGraph, trail: list[int] | None = None) -> tuple[State, Conflict | None]:
     """The state after every move forced by the target alone."""
     st = State.initial(g)
-    return st, propagate(g, st, [v for v in range(g.n) if g.cluster_of[v] < 0])
+    cluster_of = g.cluster_of
+    queue = [v for v in g.stones if cluster_of[v] < 0] if g.clusters else g.stones[:]
+    return st, propagate(g, st, queue, trail)

@@ -28,7 +28,7 @@ AMBIGUOUS_RULE = (
 
 
 def _at(g: StoneGraph, v: int) -> str:
-    r, c = g.cells[v]
+    r, c = g.cell(v)
     return f"{r} {c}"
 
 
@@ -54,8 +54,8 @@ def _group_name(g: StoneGraph, group: list[int], whole: int) -> str:
 
 
 def _value_too_high(g: StoneGraph) -> str | None:
-    for v in range(g.n):
-        value, d = g.value(v), len(g.nbrs[v])
+    for v in g.stones:
+        value, d = g.value[v], g.degree[v]
         if value - 1 > d:
             if d == 0:
                 return (
@@ -70,15 +70,15 @@ def _value_too_high(g: StoneGraph) -> str | None:
 
 
 def _stone_groups(g: StoneGraph) -> list[list[int]]:
-    seen = [False] * g.n
+    seen = [False] * len(g.value)
     groups = []
-    for s in range(g.n):
+    for s in g.stones:
         if seen[s]:
             continue
         seen[s] = True
         group = [s]
         for v in group:
-            for u in g.nbrs[v]:
+            for u in g.nbrs(v):
                 if not seen[u]:
                     seen[u] = True
                     group.append(u)
@@ -91,7 +91,7 @@ def _no_first_or_last(g: StoneGraph, group: list[int]) -> str | None:
         return None
     name = _group_name(g, group, g.n)
     last = [v for v in group if g.need[v] == 0]
-    first = [v for v in group if g.ambiguous[v] or g.need[v] == len(g.nbrs[v])]
+    first = [v for v in group if g.ambiguous(v) or g.need[v] == g.degree[v]]
     if not last:
         return (
             f"no stone of {name} can be the last of them to be placed: the last one "
@@ -107,9 +107,9 @@ def _no_first_or_last(g: StoneGraph, group: list[int]) -> str | None:
 
 
 def _clashing_neighbours(g: StoneGraph) -> str | None:
-    for v in range(g.n):
-        for u in g.nbrs[v]:
-            if u < v or g.ambiguous[u] or g.ambiguous[v]:
+    for v in g.stones:
+        for u in g.nbrs(v):
+            if u < v or g.ambiguous(u) or g.ambiguous(v):
                 continue
             if g.need[u] == 0 and g.need[v] == 0:
                 return (
@@ -117,11 +117,11 @@ def _clashing_neighbours(g: StoneGraph) -> str | None:
                     "each must be placed after all its neighbours, so each would have "
                     "to come after the other"
                 )
-            du, dv = len(g.nbrs[u]), len(g.nbrs[v])
+            du, dv = g.degree[u], g.degree[v]
             if g.need[u] == du and g.need[v] == dv:
                 return (
-                    f"cells {_at(g, v)} (showing {g.value(v)} with {_neighbours(dv)}) and "
-                    f"{_at(g, u)} (showing {g.value(u)} with {_neighbours(du)}) must each "
+                    f"cells {_at(g, v)} (showing {g.value[v]} with {_neighbours(dv)}) and "
+                    f"{_at(g, u)} (showing {g.value[u]} with {_neighbours(du)}) must each "
                     "be placed before all their neighbours, but they are neighbours of "
                     "each other"
                 )
@@ -129,7 +129,7 @@ def _clashing_neighbours(g: StoneGraph) -> str | None:
 
 
 def _counting(g: StoneGraph, group: list[int]) -> str | None:
-    edges = sum(len(g.nbrs[v]) for v in group) // 2
+    edges = sum(g.degree[v] for v in group) // 2
     steps = sum(g.need[v] for v in group)
     clusters = sorted({g.cluster_of[v] for v in group if g.cluster_of[v] >= 0})
     reach = sums_reachable(g, clusters)
@@ -152,7 +152,7 @@ def _counting(g: StoneGraph, group: list[int]) -> str | None:
 def _conflict_sentence(g: StoneGraph, conflict: Conflict) -> str:
     v = conflict.v
     front, back = conflict.front, conflict.back
-    if g.ambiguous[v]:
+    if g.ambiguous(v):
         if front and back:
             return (
                 f"cell {_at(g, v)} shows 1 with four neighbouring stones, so it must come "
@@ -164,7 +164,7 @@ def _conflict_sentence(g: StoneGraph, conflict: Conflict) -> str:
             f"cannot be ordered: {AMBIGUOUS_RULE}, and the stones forced first and last "
             "around them allow no such choice"
         )
-    value, d = g.value(v), len(g.nbrs[v])
+    value, d = g.value[v], g.degree[v]
     if value == 1:
         rule = f"cell {_at(g, v)} shows 1, so it must be placed after all its neighbours"
     elif value - 1 == d:

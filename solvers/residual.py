@@ -1,66 +1,78 @@
-"""Forward play: which stones may be placed next, and which partial plans can finish.
+"""Which partial plans can still be finished, by the planner.
 
-Going forwards, a stone may be placed exactly when as many of its neighbouring stones
-are already placed as will not come after it: its neighbour count minus its need (for
-a 1 with four neighbouring stones, none or all four). Any order built that way gives
-the target, provided it can be finished; ``Completion`` answers that with the planner,
-treating the placed stones as the front of the order. Sets of placed stones are bit
-masks over stone numbers (bit v for stone v).
+A partial plan here fixes a *front* (the stones placed first, in some order) and a
+*back* (the stones placed last). Placed by the forward rule (``solvers.precedence``),
+every front stone already has all its earlier neighbours and every back stone all its
+later ones, so the partial plan can be finished exactly when the stones left can be
+ordered between them: the planner answers that, with the front and back stones
+settled as its forced moves would settle them. Sets of stones are bit masks over stone
+numbers (bit k for stone k, see ``solvers.numbered``).
 """
 
 from __future__ import annotations
 
-from solvers.board import MAX_VALUE
 from solvers.groups import components
-from solvers.propagation import FRONT, State, decide, propagate
+from solvers.numbered import Numbered
+from solvers.propagation import BACK, FRONT, OPEN, UNDECIDED, State, decide, propagate
 from solvers.search import Search
-from solvers.stones import StoneGraph
 
 
 class Completion:
     """Memoised answers to "can the plan still be finished?" for one target."""
 
-    def __init__(self, g: StoneGraph) -> None:
-        self.g = g
-        self.nbr_masks = [sum(1 << u for u in ns) for ns in g.nbrs]
-        self.wanted = [len(ns) - need for ns, need in zip(g.nbrs, g.need, strict=True)]
-        self.search = Search(g, limit=1)
-        self.known: dict[int, bool] = {}
+    def __init__(self, stones: Numbered) -> None:
+        self.stones = stones
+        self.g = stones.g
+        self.nbr_masks = [sum(1 << u for u in ns) for ns in stones.nbrs]
+        self.search = Search(self.g, limit=1)
+        self.known: dict[tuple[int, int], bool] = {}
 
-    def placeable(self, placed: int, v: int) -> bool:
-        """Whether stone ``v`` (not yet placed) may be placed now."""
-        count = (placed & self.nbr_masks[v]).bit_count()
-        if self.g.ambiguous[v]:
-            return count in (0, MAX_VALUE)
-        return count == self.wanted[v]
-
-    def ok(self, placed: int) -> bool:
-        """Whether the stones of ``placed``, placed by the rule above, can be completed."""
-        known = self.known.get(placed)
+    def ok(self, front: int, back: int = 0) -> bool:
+        """Whether a plan that starts with ``front`` and ends with ``back`` can be finished."""
+        key = (front, back)
+        known = self.known.get(key)
         if known is None:
-            known = self.known[placed] = self._solve(placed)
+            known = self.known[key] = self._solve(front, back)
         return known
 
-    def _solve(self, placed: int) -> bool:
-        g = self.g
+    def _solve(self, front: int, back: int) -> bool:
+        g, pos, nbr_masks = self.g, self.stones.pos, self.nbr_masks
         st = State.initial(g)
+        where, free, rest = st.where, st.free, st.rest
+        fronts = [k for k in range(len(pos)) if front >> k & 1]
+        backs = [k for k in range(len(pos)) if back >> k & 1]
+        for k in fronts:
+            where[pos[k]] = FRONT
+            st.open_mask ^= g.bit[pos[k]]
+        for k in backs:
+            where[pos[k]] = BACK
+            st.open_mask ^= g.bit[pos[k]]
+            st.back_mask |= g.bit[pos[k]]
         queue: list[int] = []
-        for v in range(g.n):
-            if not placed >> v & 1:
-                continue
-            st.where[v] = FRONT
-            st.open_mask ^= g.bit[v]
-            for u in g.nbrs[v]:
-                if not placed >> u & 1:
-                    st.free[u] -= 1
+        for k in fronts:
+            for u in g.adj[pos[k]]:
+                if where[u] == OPEN:
+                    free[u] -= 1
                     queue.append(u)
-        for v in range(g.n):
-            c = g.cluster_of[v]
-            # A placed 1 with an unplaced neighbour went first: its cluster's bit is known.
-            went_first = placed >> v & 1 and (placed & self.nbr_masks[v]) != self.nbr_masks[v]
-            if c >= 0 and went_first and st.bits[c] < 0:
-                decide(g, st, c, g.colour[v], queue, 0)
-        queue.extend(v for v in range(g.n) if g.cluster_of[v] < 0 and not placed >> v & 1)
+        for k in backs:
+            for u in g.adj[pos[k]]:
+                if where[u] == OPEN:
+                    free[u] -= 1
+                    rest[u] -= 1
+                    queue.append(u)
+        # An ambiguous stone with a neighbour outside its own end of the plan went first
+        # (front) or last (back) of its four: that decides its cluster.
+        for k, side, mask in [(k, FRONT, front) for k in fronts] + [(k, BACK, back) for k in backs]:
+            p = pos[k]
+            c = g.cluster_of[p]
+            if c < 0 or (mask & nbr_masks[k]) == nbr_masks[k]:
+                continue
+            bit = g.parity[p] if side == FRONT else 1 - g.parity[p]
+            if st.bits[c] == UNDECIDED:
+                decide(g, st, c, bit, queue, 0)
+            elif st.bits[c] != bit:
+                return False
+        queue.extend(p for p in g.stones if g.cluster_of[p] < 0 and where[p] == OPEN)
         if propagate(g, st, queue) is not None:
             return False
         return self.search.count_groups(st, components(g, st, g.all_mask))[0] > 0

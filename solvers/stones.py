@@ -9,9 +9,13 @@ ambiguous stones must take opposite choices, so each connected *cluster* of them
 coloured in two alternating colours, has one free bit: the colour whose stones are
 sources.
 
-Sets of stones are also kept as bit masks over the board (bit ``(row-1)*(cols+1) +
-col-1``; the spare bit per row stops shifts from wrapping round), so that the search can
-flood-fill, count and compare whole groups with a handful of integer operations.
+A stone is named by its *position* on a padded grid: a spare row above and below the
+board and a spare column after each row, so that position ``p`` has the neighbours
+``p - width``, ``p + width``, ``p - 1`` and ``p + 1`` (up, down, left, right) and none
+of them is ever out of range. Sets of stones are bit masks over positions (bit ``p``),
+so that the search can flood-fill, count and compare whole groups with a handful of
+integer operations; per-position tables are ``bytes`` built by the C-level ``bytes``
+methods rather than a Python loop over the stones.
 
 A *solution* is an orientation of every edge between neighbouring stones that is
 acyclic and gives every stone its need. It is fixed by the cluster bits: with all
@@ -20,54 +24,181 @@ needs known, the stones that need 0 are last, and peeling them off determines th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import lru_cache
+from itertools import compress
 
-from solvers.board import EMPTY, MAX_VALUE, Board, Cell
+from solvers.board import MAX_VALUE, Board, Cell
+
+# bytes.translate tables over cell values 0..4 (and beyond, for padding).
+_IS_STONE = bytes([0] + [1] * 255)
+_NEED = bytes([0, 0, 1, 2, 3] + [0] * 251)
+_DIGITS = b"0" + b"1" * 255
 
 
-@dataclass(frozen=True)
-class StoneGraph:
-    """The stones of ``board`` numbered 0..n-1 in row-major order.
+def _value_digits(value: int) -> bytes:
+    return bytes(0x31 if k == value else 0x30 for k in range(256))
 
-    Per stone: ``cells``, ``nbrs`` (neighbouring stones), ``need``, ``ambiguous``,
-    ``cluster_of`` (-1 if none) and ``colour``; ``clusters`` lists each cluster's
-    stones. Grid masks: ``bit[v]`` is stone v's bit and ``at`` maps it back;
-    ``need_masks[k]`` holds the stones needing k, ``slack_masks[j]`` the unambiguous
-    stones with j neighbours more than they need, ``lead_mask`` one stone per cluster.
+
+_VALUE_DIGITS = tuple(_value_digits(k) for k in range(MAX_VALUE + 1))
+
+
+class Shape:
+    """What depends only on the board's size: the padded grid and its neighbour table.
+
+    ``adj[p]`` holds the four grid neighbours of a board position (up, down, left,
+    right; padding positions have none), ``cell_of[p]`` its 1-based ``(row, col)``,
+    ``parity[p]`` its checkerboard colour and ``bit[p]`` is ``1 << p``.
     """
 
-    board: Board
-    cells: tuple[Cell, ...]
-    index: dict[Cell, int]
-    nbrs: tuple[tuple[int, ...], ...]
-    need: tuple[int, ...]
-    ambiguous: tuple[bool, ...]
-    cluster_of: tuple[int, ...]
-    colour: tuple[int, ...]
-    clusters: tuple[tuple[int, ...], ...]
-    width: int
-    bit: tuple[int, ...]
-    at: dict[int, int]
-    need_masks: tuple[int, ...]
-    all_mask: int
-    lead_mask: int
-    ambiguous_mask: int
-    slack_masks: tuple[int, ...]
+    def __init__(self, rows: int, cols: int) -> None:
+        self.rows, self.cols = rows, cols
+        self.width = w = cols + 1
+        self.size = (rows + 2) * w
+        self.pad_row = bytes(w)
+        inside = [w <= p < (rows + 1) * w and p % w < cols for p in range(self.size)]
+        self.adj: tuple[tuple[int, ...], ...] = tuple(
+            (p - w, p + w, p - 1, p + 1) if inside[p] else () for p in range(self.size)
+        )
+        self.cell_of: tuple[Cell | None, ...] = tuple(
+            (p // w, p % w + 1) if inside[p] else None for p in range(self.size)
+        )
+        self.parity = bytes((p // w + p % w) & 1 for p in range(self.size))
+        self.bit = tuple(1 << p for p in range(self.size))
 
-    @property
-    def n(self) -> int:
-        return len(self.cells)
+    def position(self, cell: Cell) -> int:
+        return cell[0] * self.width + cell[1] - 1
 
-    def value(self, v: int) -> int:
-        return self.board.cells[self.board.index(self.cells[v])]
+    def padded(self, board: Board) -> bytes:
+        """The board's values laid out on the padded grid (0 outside the board)."""
+        raw = bytes(board.cells)
+        cols = self.cols
+        rows = b"\0".join(raw[i : i + cols] for i in range(0, len(raw), cols))
+        return self.pad_row + rows + b"\0" + self.pad_row
 
-    def stones_in(self, mask: int) -> list[int]:
-        """The stones of ``mask``, lowest bit first."""
+
+@lru_cache(maxsize=64)
+def shape(rows: int, cols: int) -> Shape:
+    return Shape(rows, cols)
+
+
+def mask_of(lanes: bytes, digits: bytes = _DIGITS) -> int:
+    """The bit mask of the positions whose byte ``digits`` maps to ``'1'``."""
+    return int(lanes[::-1].translate(digits), 2) if lanes else 0
+
+
+class StoneGraph:
+    """The stones of ``board``, named by their positions on the padded grid.
+
+    Per position: ``value``, ``need`` and ``degree`` (stone neighbours) as bytes,
+    ``cluster_of`` (-1 if none); ``clusters`` lists each cluster's stones and
+    ``cluster_ones`` how many of them have colour 1 (a stone's colour is its
+    ``parity``). ``stones`` lists the stones in row-major order. Grid masks:
+    ``need_masks[k]`` holds the stones needing k (the ambiguous ones count as needing
+    0), ``slack_masks[j]`` the unambiguous stones with j neighbours more than they
+    need, ``lead_mask`` one stone per cluster.
+    """
+
+    __slots__ = (
+        "adj",
+        "all_mask",
+        "ambiguous_mask",
+        "bit",
+        "board",
+        "cell_of",
+        "cluster_of",
+        "cluster_ones",
+        "clusters",
+        "degree",
+        "lead_mask",
+        "n",
+        "need",
+        "need_masks",
+        "parity",
+        "shape",
+        "slack_masks",
+        "stones",
+        "value",
+        "width",
+    )
+
+    def __init__(self, board: Board) -> None:
+        sh = shape(board.rows, board.cols)
+        self.board, self.shape = board, sh
+        self.width, self.adj, self.cell_of = sh.width, sh.adj, sh.cell_of
+        self.parity, self.bit = sh.parity, sh.bit
+        self.value = value = sh.padded(board)
+        self.need = value.translate(_NEED)
+        stones = self.stones = list(compress(range(sh.size), value))
+        self.n = len(stones)
+        w = sh.width
+        lanes = int.from_bytes(value.translate(_IS_STONE), "little")
+        shifted = (lanes << 8) + (lanes >> 8) + (lanes << 8 * w) + (lanes >> 8 * w)
+        self.degree = shifted.to_bytes(sh.size + w + 1, "little")[: sh.size]
+        self.all_mask = all_mask = mask_of(value)
+        by_value = [0, *(mask_of(value, _VALUE_DIGITS[k]) for k in range(1, MAX_VALUE + 1))]
+        exact = self.exactly(all_mask)
+        ambiguous = self.ambiguous_mask = by_value[1] & exact[4]
+        self.need_masks = tuple(by_value[k + 1] for k in range(MAX_VALUE))
+        slack = [0] * (MAX_VALUE + 1)
+        for k in range(MAX_VALUE):
+            plain = self.need_masks[k] & ~ambiguous
+            for d in range(k, MAX_VALUE + 1):
+                slack[d - k] |= plain & exact[d]
+        self.slack_masks = tuple(slack)
+        self._find_clusters()
+
+    def _find_clusters(self) -> None:
+        """Number the clusters of neighbouring ambiguous stones (by their first stone)."""
+        cluster_of = self.cluster_of = [-1] * len(self.value)
+        clusters: list[tuple[int, ...]] = []
+        ones: list[int] = []
+        lead = 0
+        ambiguous = self.ambiguous_mask
+        if ambiguous:
+            adj, parity = self.adj, self.parity
+            for seed in self.stones_in(ambiguous):
+                if cluster_of[seed] >= 0:
+                    continue
+                c = len(clusters)
+                cluster_of[seed] = c
+                members = [seed]
+                for v in members:
+                    for u in adj[v]:
+                        if cluster_of[u] < 0 and ambiguous >> u & 1:
+                            cluster_of[u] = c
+                            members.append(u)
+                members.sort()
+                clusters.append(tuple(members))
+                ones.append(sum(parity[v] for v in members))
+                lead |= 1 << seed
+        self.clusters = tuple(clusters)
+        self.cluster_ones = tuple(ones)
+        self.lead_mask = lead
+
+    def cell(self, v: int) -> Cell:
+        """The 1-based ``(row, col)`` of the stone at position ``v``."""
+        cell = self.cell_of[v]
+        assert cell is not None
+        return cell
+
+    def position(self, cell: Cell) -> int:
+        return self.shape.position(cell)
+
+    def nbrs(self, v: int) -> tuple[int, ...]:
+        """The neighbouring stones of ``v`` (up, down, left, right)."""
+        value = self.value
+        return tuple(u for u in self.adj[v] if value[u])
+
+    def ambiguous(self, v: int) -> bool:
+        return self.cluster_of[v] >= 0
+
+    @staticmethod
+    def stones_in(mask: int) -> list[int]:
+        """The stones of ``mask``, lowest position first."""
         out = []
-        at = self.at
         while mask:
             low = mask & -mask
-            out.append(at[low])
+            out.append(low.bit_length() - 1)
             mask ^= low
         return out
 
@@ -112,64 +243,15 @@ class StoneGraph:
             + (a & b >> w).bit_count()
         )
 
-    def needs(self, bits: tuple[int, ...]) -> list[int]:
-        """Every stone's need once each cluster's source colour is ``bits[cluster]``."""
+    def needs(self, bits: list[int] | tuple[int, ...]) -> list[int]:
+        """Every position's need once each cluster's source colour is ``bits[cluster]``."""
         need = list(self.need)
+        parity = self.parity
         for c, members in enumerate(self.clusters):
             for v in members:
-                need[v] = MAX_VALUE if self.colour[v] == bits[c] else 0
+                need[v] = MAX_VALUE if parity[v] == bits[c] else 0
         return need
 
 
 def stone_graph(board: Board) -> StoneGraph:
-    cells = tuple(board.stones())
-    index = {cell: i for i, cell in enumerate(cells)}
-    nbrs = tuple(
-        tuple(index[n] for n in board.neighbours(cell) if board[n] != EMPTY) for cell in cells
-    )
-    values = [board[cell] for cell in cells]
-    ambiguous = tuple(values[v] == 1 and len(nbrs[v]) == MAX_VALUE for v in range(len(cells)))
-    need = tuple(0 if ambiguous[v] else values[v] - 1 for v in range(len(cells)))
-    cluster_of = [-1] * len(cells)
-    colour = [0] * len(cells)
-    clusters: list[tuple[int, ...]] = []
-    for seed in range(len(cells)):
-        if not ambiguous[seed] or cluster_of[seed] >= 0:
-            continue
-        c = len(clusters)
-        cluster_of[seed] = c
-        members = [seed]
-        for v in members:
-            for u in nbrs[v]:
-                if ambiguous[u] and cluster_of[u] < 0:
-                    cluster_of[u] = c
-                    colour[u] = 1 - colour[v]
-                    members.append(u)
-        clusters.append(tuple(sorted(members)))
-    width = board.cols + 1
-    bit = tuple(1 << ((r - 1) * width + c - 1) for r, c in cells)
-    need_masks = [0] * MAX_VALUE
-    slack_masks = [0] * (MAX_VALUE + 1)
-    for v in range(len(cells)):
-        need_masks[need[v]] |= bit[v]
-        if not ambiguous[v]:
-            slack_masks[len(nbrs[v]) - need[v]] |= bit[v]
-    return StoneGraph(
-        board,
-        cells,
-        index,
-        nbrs,
-        need,
-        ambiguous,
-        tuple(cluster_of),
-        tuple(colour),
-        tuple(clusters),
-        width,
-        bit,
-        {b: v for v, b in enumerate(bit)},
-        tuple(need_masks),
-        sum(bit),
-        sum(bit[members[0]] for members in clusters),
-        sum(bit[v] for v in range(len(cells)) if ambiguous[v]),
-        tuple(slack_masks),
-    )
+    return StoneGraph(board)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from solvers.board import Cell
 from solvers.cursor import steps
-from solvers.stones import StoneGraph
+from solvers.numbered import Numbered
 
 FAR = 1 << 30
 
@@ -16,8 +16,8 @@ class Tour:
     """``dist[a][b]``: cursor steps from stone a to stone b; ``from_start[b]``: from the
     start cell to stone b."""
 
-    def __init__(self, g: StoneGraph, start: Cell, wrap: bool) -> None:
-        size = (g.board.rows, g.board.cols)
+    def __init__(self, g: Numbered, start: Cell, wrap: bool) -> None:
+        size = (g.g.board.rows, g.g.board.cols)
         self.n = g.n
         self.full = (1 << g.n) - 1
         self.dist = [[steps(a, b, wrap, size) for b in g.cells] for a in g.cells]

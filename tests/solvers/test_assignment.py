@@ -1,6 +1,6 @@
 import itertools
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from solvers.assignment import INFINITE, Assignment
@@ -36,3 +36,22 @@ def test_assignment_and_its_shrinking_agree_with_brute_force(cost, data):
         cols.remove(col)
         assert ap.value == cheapest(cost, rows, cols)
         assert bound <= ap.value
+
+
+@settings(max_examples=150, deadline=None)
+@given(matrices(), st.data())
+def test_a_capped_repair_gives_up_exactly_when_the_cap_is_reached(cost, data):
+    assume(len(cost) > 1)
+    rows = list(range(len(cost)))
+    ap = Assignment(cost, rows, rows)
+    row = data.draw(st.sampled_from(rows))
+    col = data.draw(st.sampled_from(rows))
+    cap = data.draw(st.integers(1, 12))
+    exact = ap.without(row, col)
+    capped = ap.without_below(row, col, cap)
+    if exact.value >= ap.bound_without(row, col) + cap:
+        assert capped is None
+    else:
+        assert capped is not None and capped.value == exact.value
+    # The original is left as it was: dropping again gives the same answer.
+    assert ap.without(row, col).value == exact.value

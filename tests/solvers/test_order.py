@@ -1,17 +1,26 @@
+from pathlib import Path
+
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import solvers.order as order
+from solvers.assignment import Assignment
 from solvers.board import Board, play
-from solvers.levels import parse_level
+from solvers.levels import load_level_list, parse_level
+from solvers.numbered import Numbered
 from solvers.order import fewest_presses, keys_for, presses_of
-from solvers.planner import Unsolvable, verify
+from solvers.planner import Unsolvable, solutions, verify
+from solvers.precedence import Orientations
+from solvers.sequence import Prober, cost_matrix
+from solvers.stones import stone_graph
+from solvers.tour import Tour
 from tests.solvers.solver_brute_force import plans, presses
 
 LEVEL_1 = "6 10\n..........\n....2.....\n...212....\n....2.....\n..........\n..........\n"
 LEVEL_2 = "6 10\n..........\n.....1....\n....111...\n...11111..\n....111...\n.....1....\n"
 LEVEL_1_PLAN = ((4, 5), (3, 6), (3, 4), (2, 5), (3, 5))
+LEVELS_FILE = Path(__file__).resolve().parents[2] / "game" / "levels.txt"
 
 
 def test_presses_count_steps_and_actions():
@@ -118,3 +127,43 @@ def test_fewest_presses_agrees_with_brute_force_over_all_orders(case, wrap, orie
     assert result.presses == presses_of(result.plan, start, wrap, size)
     assert result.lower_bound <= best
     assert result.optimal and result.presses == best
+
+
+def _prober(target, start=(1, 1)):
+    stones = Numbered(stone_graph(target))
+    rules = Orientations(stones, list(solutions(target)))
+    tour = Tour(stones, start, False)
+    matrix = cost_matrix(rules, tour.dist, tour.from_start)
+    n = stones.n
+    root = Assignment(matrix, [n, *range(n)], [*range(n), n])
+    return stones, Prober(rules, matrix, root)
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=small_targets())
+def test_dives_find_a_plan_at_the_fewest_presses_and_none_below(case):
+    target, start = case
+    size = (target.rows, target.cols)
+    every = list(plans(target))
+    assume(every)
+    best = min(presses(p, start, *size, False) for p in every)
+    stones, below = _prober(target, start)
+    assert below.run(best - 1, 2000) is None
+    found = _prober(target, start)[1].run(best, 20000)
+    assert found is not None
+    plan = tuple(stones.cells[v] for v in found)
+    verify(target, plan)
+    assert presses_of(plan, start, False, size) == best
+
+
+@pytest.mark.parametrize("level", load_level_list(LEVELS_FILE)[:20], ids=lambda lv: str(lv.number))
+def test_dives_reach_the_proven_fewest_presses_of_the_first_game_levels(level):
+    # Dives give up on a child as soon as its repaired bound passes the limit; giving
+    # up too early would miss these plans.
+    presses = int(level.meta["presses"])
+    stones, prober = _prober(level.board)
+    found = prober.run(presses, 5000)
+    assert found is not None
+    plan = tuple(stones.cells[v] for v in found)
+    verify(level.board, plan)
+    assert presses_of(plan) == presses

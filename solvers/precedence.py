@@ -1,0 +1,257 @@
+"""Which stone may be placed next, or last, once some stones are placed.
+
+A search for the order with the fewest key presses grows a plan from both ends: a
+*front* placed first (``placed``) and a *back* placed last (``kept``), both bit masks
+over stone numbers (``solvers.numbered``). Two rule sets answer what may come next:
+
+* ``Orientations``: the target's solutions, each a fixed orientation of the edges
+  between neighbouring stones (a stone's *parents* go before it, its *children* after).
+  A plan follows a solution when every stone comes after its parents; ``fit`` is the
+  mask of the solutions the plan still follows.
+* ``ForwardRule``: for targets with too many solutions to list. A stone may go next
+  when as many of its neighbours are placed as will not come after it (its value says
+  how many come after), last when as many are kept as will; the planner then checks
+  that the plan can still be finished (``solvers.residual``).
+
+Both also say which pairs of stones can never be placed one right after the other, for
+the assignment bound of ``solvers.sequence``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from solvers.board import MAX_VALUE, Cell
+from solvers.numbered import Numbered
+from solvers.residual import Completion
+
+Move = tuple[int, int]  # (stone, the solutions still followed)
+
+
+class Rules:
+    """The interface of the two rule sets (see the module docstring)."""
+
+    n: int
+    all_fit: int
+
+    def fronts(self, placed: int, kept: int, fit: int) -> list[Move]:
+        """Every stone that may be placed next."""
+        raise NotImplementedError
+
+    def backs(self, placed: int, kept: int, fit: int) -> list[Move]:
+        """Every stone that may be placed last of those still open."""
+        raise NotImplementedError
+
+    def front(self, placed: int, kept: int, fit: int, v: int) -> int:
+        """The solutions still followed once ``v`` is placed next (0: not allowed)."""
+        raise NotImplementedError
+
+    def first_ok(self, v: int) -> bool:
+        """Whether some plan can start with ``v``."""
+        raise NotImplementedError
+
+    def last_ok(self, v: int) -> bool:
+        """Whether some plan can end with ``v``."""
+        raise NotImplementedError
+
+    def never_after(self, u: int) -> int:
+        """The stones no plan places right after ``u``."""
+        raise NotImplementedError
+
+    def parents_of(self, order: Sequence[int]) -> list[int]:
+        """For each stone, the neighbours ``order`` (a valid plan) places before it."""
+        raise NotImplementedError
+
+
+class Orientations(Rules):
+    """Plans that follow one of the listed solutions (each a plan, first move first)."""
+
+    def __init__(self, stones: Numbered, plans: Sequence[Sequence[Cell]]) -> None:
+        n = self.n = stones.n
+        self.nbrs = stones.nbrs
+        self.parents: list[list[int]] = []
+        self.children: list[list[int]] = []
+        self.orders: list[list[int]] = []
+        for plan in plans:
+            order = [stones.index[cell] for cell in plan]
+            self.orders.append(order)
+            when = [0] * n
+            for i, v in enumerate(order):
+                when[v] = i
+            up = [0] * n
+            down = [0] * n
+            for v in range(n):
+                for u in stones.nbrs[v]:
+                    if when[u] < when[v]:
+                        up[v] |= 1 << u
+                    else:
+                        down[v] |= 1 << u
+            self.parents.append(up)
+            self.children.append(down)
+        self.all_fit = (1 << len(plans)) - 1
+        self.single = len(plans) == 1
+        self._never: list[int] | None = None
+
+    def _solutions(self, fit: int) -> list[int]:
+        out = []
+        while fit:
+            low = fit & -fit
+            out.append(low.bit_length() - 1)
+            fit ^= low
+        return out
+
+    def fronts(self, placed: int, kept: int, fit: int) -> list[Move]:
+        n = self.n
+        left = ((1 << n) - 1) & ~placed & ~kept
+        if self.single:
+            parents = self.parents[0]
+            return [(v, 1) for v in range(n) if left >> v & 1 and not parents[v] & ~placed]
+        out = []
+        for v in range(n):
+            if left >> v & 1:
+                still = self._up(placed, fit, v)
+                if still:
+                    out.append((v, still))
+        return out
+
+    def backs(self, placed: int, kept: int, fit: int) -> list[Move]:
+        n = self.n
+        left = ((1 << n) - 1) & ~placed & ~kept
+        if self.single:
+            children = self.children[0]
+            return [(v, 1) for v in range(n) if left >> v & 1 and not children[v] & ~kept]
+        out = []
+        for v in range(n):
+            if left >> v & 1:
+                still = 0
+                for s in self._solutions(fit):
+                    if not self.children[s][v] & ~kept:
+                        still |= 1 << s
+                if still:
+                    out.append((v, still))
+        return out
+
+    def _up(self, placed: int, fit: int, v: int) -> int:
+        still = 0
+        for s in self._solutions(fit):
+            if not self.parents[s][v] & ~placed:
+                still |= 1 << s
+        return still
+
+    def front(self, placed: int, kept: int, fit: int, v: int) -> int:
+        if placed >> v & 1 or kept >> v & 1:
+            return 0
+        return self._up(placed, fit, v)
+
+    def first_ok(self, v: int) -> bool:
+        return any(up[v] == 0 for up in self.parents)
+
+    def last_ok(self, v: int) -> bool:
+        return any(down[v] == 0 for down in self.children)
+
+    def never_after(self, u: int) -> int:
+        if self._never is None:
+            self._never = self._never_after()
+        return self._never[u]
+
+    def _never_after(self) -> list[int]:
+        """Per stone u, the stones v that no listed solution can place right after u: v
+        must come before u, or some stone must come between them."""
+        n = self.n
+        never = [(1 << n) - 1] * n
+        for up, down, order in zip(self.parents, self.children, self.orders, strict=True):
+            ancestors = _closure(up, order)
+            descendants = _closure(down, order[::-1])
+            for u in range(n):
+                between = 0
+                kids = down[u]
+                while kids:
+                    low = kids & -kids
+                    kids ^= low
+                    between |= descendants[low.bit_length() - 1]
+                never[u] &= ancestors[u] | between | 1 << u
+        return never
+
+    def parents_of(self, order: Sequence[int]) -> list[int]:
+        when = [0] * self.n
+        for i, v in enumerate(order):
+            when[v] = i
+        return [sum(1 << u for u in self.nbrs[v] if when[u] < when[v]) for v in range(self.n)]
+
+
+class ForwardRule(Rules):
+    """Plans placed by the forward rule, checked by the planner as they grow."""
+
+    def __init__(self, stones: Numbered) -> None:
+        g = stones.g
+        self.n = stones.n
+        self.nbrs = stones.nbrs
+        self.all_fit = 1
+        self.completion = Completion(stones)
+        self.nbr_masks = self.completion.nbr_masks
+        self.need = [g.need[p] for p in stones.pos]
+        self.degree = [g.degree[p] for p in stones.pos]
+        self.ambiguous = [g.ambiguous(p) for p in stones.pos]
+
+    def _count_ok(self, v: int, count: int, wanted: int) -> bool:
+        if self.ambiguous[v]:
+            return count in (0, MAX_VALUE)
+        return count == wanted
+
+    def front(self, placed: int, kept: int, fit: int, v: int) -> int:
+        if placed >> v & 1 or kept >> v & 1:
+            return 0
+        earlier = (placed & self.nbr_masks[v]).bit_count()
+        if not self._count_ok(v, earlier, self.degree[v] - self.need[v]):
+            return 0
+        return fit if self.completion.ok(placed | 1 << v, kept) else 0
+
+    def fronts(self, placed: int, kept: int, fit: int) -> list[Move]:
+        return [(v, fit) for v in range(self.n) if self.front(placed, kept, fit, v)]
+
+    def backs(self, placed: int, kept: int, fit: int) -> list[Move]:
+        out = []
+        for v in range(self.n):
+            if placed >> v & 1 or kept >> v & 1:
+                continue
+            later = (kept & self.nbr_masks[v]).bit_count()
+            if self._count_ok(v, later, self.need[v]) and self.completion.ok(placed, kept | 1 << v):
+                out.append((v, fit))
+        return out
+
+    def first_ok(self, v: int) -> bool:
+        return self.ambiguous[v] or self.need[v] == self.degree[v]
+
+    def last_ok(self, v: int) -> bool:
+        return self.need[v] == 0
+
+    def never_after(self, u: int) -> int:
+        """A neighbour cannot follow a stone that needs no later neighbour, nor precede
+        one that needs all its neighbours later."""
+        out = 1 << u
+        for v in self.nbrs[u]:
+            if not self.ambiguous[u] and self.need[u] == 0:
+                out |= 1 << v
+            if not self.ambiguous[v] and self.need[v] == self.degree[v]:
+                out |= 1 << v
+        return out
+
+    def parents_of(self, order: Sequence[int]) -> list[int]:
+        when = [0] * self.n
+        for i, v in enumerate(order):
+            when[v] = i
+        return [sum(1 << u for u in self.nbrs[v] if when[u] < when[v]) for v in range(self.n)]
+
+
+def _closure(step: list[int], order: list[int]) -> list[int]:
+    """For each stone, every stone reached by following ``step`` masks (not itself);
+    ``order`` lists the stones so that each comes after every stone its mask names."""
+    reach = [0] * len(step)
+    for v in order:
+        mask = todo = step[v]
+        while todo:
+            low = todo & -todo
+            todo ^= low
+            mask |= reach[low.bit_length() - 1]
+        reach[v] = mask
+    return reach
