@@ -173,11 +173,14 @@ def count_solutions(target: Board, limit: int | None = None) -> int:
 def solve(target: Board) -> Verdict:
     """A verified plan for ``target``, or the reason no plan exists."""
     g = stone_graph(target)
-    search = Search(g, limit=1)
     trail: list[int] = []
     st, conflict = start(g, trail)
-    if conflict is None:
-        found = search.first(st, components(g, st, st.open_mask)) if st.open_mask else {}
-        if found is not None:
-            return Verdict(_checked(g, plan_order(g, st, trail, found)))
-    return Verdict(None, explain=lambda: explain(target, search))
+    if conflict is not None:
+        return Verdict(None, explain=lambda: explain(target))
+    if not st.open_mask:
+        return Verdict(_checked(g, plan_order(g, st, trail, {})))
+    search = Search(g, limit=1)
+    found = search.first(st, components(g, st, st.open_mask))
+    if found is None:
+        return Verdict(None, explain=lambda: explain(target, search))
+    return Verdict(_checked(g, plan_order(g, st, trail, found)))
