@@ -24,6 +24,7 @@ needs known, the stones that need 0 are last, and peeling them off determines th
 
 from __future__ import annotations
 
+import struct
 from functools import lru_cache
 from itertools import compress
 
@@ -49,14 +50,16 @@ class Shape:
     ``adj[p]`` holds the four grid neighbours of a board position (up, down, left,
     right; padding positions have none), ``cell_of[p]`` its 1-based ``(row, col)``,
     ``parity[p]`` its checkerboard colour and ``bit[p]`` is ``1 << p``;
-    ``no_clusters`` is ``cluster_of`` for a board without ambiguous stones.
+    ``no_clusters`` is ``cluster_of`` for a board without ambiguous stones;
+    ``positions`` is every position in order.
     """
 
     def __init__(self, rows: int, cols: int) -> None:
         self.rows, self.cols = rows, cols
         self.width = w = cols + 1
         self.size = (rows + 2) * w
-        self.pad_row = bytes(w)
+        # One C call lays a board's cells out on the grid: "x" is a padding byte.
+        self.pack = struct.Struct(f"{w}x" + f"{cols}Bx" * rows + f"{w}x").pack
         inside = [w <= p < (rows + 1) * w and p % w < cols for p in range(self.size)]
         self.adj: tuple[tuple[int, ...], ...] = tuple(
             (p - w, p + w, p - 1, p + 1) if inside[p] else () for p in range(self.size)
@@ -67,16 +70,14 @@ class Shape:
         self.parity = bytes((p // w + p % w) & 1 for p in range(self.size))
         self.bit = tuple(1 << p for p in range(self.size))
         self.no_clusters: tuple[int, ...] = (-1,) * self.size
+        self.positions = range(self.size)
 
     def position(self, cell: Cell) -> int:
         return cell[0] * self.width + cell[1] - 1
 
     def padded(self, board: Board) -> bytes:
         """The board's values laid out on the padded grid (0 outside the board)."""
-        raw = bytes(board.cells)
-        cols = self.cols
-        rows = b"\0".join(raw[i : i + cols] for i in range(0, len(raw), cols))
-        return self.pad_row + rows + b"\0" + self.pad_row
+        return self.pack(*board.cells)
 
 
 @lru_cache(maxsize=64)
@@ -130,7 +131,7 @@ class StoneGraph:
         self.parity, self.bit = sh.parity, sh.bit
         self.value = value = sh.padded(board)
         self.need = value.translate(_NEED)
-        stones = self.stones = list(compress(range(sh.size), value))
+        stones = self.stones = list(compress(sh.positions, value))
         self.n = len(stones)
         w = sh.width
         lanes = int.from_bytes(value.translate(_IS_STONE), "little")
