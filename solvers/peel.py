@@ -20,8 +20,6 @@ from solvers.stones import Shape
 # bytes.translate tables over cell values 0..4: stone or not; need (value - 1).
 _IS_STONE = bytes([0] + [1] * 255)
 _NEED = bytes([0, 0, 1, 2, 3] + [0] * 251)
-_OPEN, _FRONT, _BACK, _NONE = 0, 1, 2, 3
-_WHERE = bytes([_NONE] + [_OPEN] * 255)
 
 
 def peel(sh: Shape, value: bytes) -> tuple[bool, list[int] | None]:
@@ -33,42 +31,43 @@ def peel(sh: Shape, value: bytes) -> tuple[bool, list[int] | None]:
     """
     adj = sh.adj
     stones = list(compress(sh.positions, value))
-    is_stone = value.translate(_IS_STONE)
+    count = len(stones)
+    # 1 for a stone still open (in the middle of the order), 0 for a settled one or none.
+    open_ = bytearray(value.translate(_IS_STONE))
     rest = list(value.translate(_NEED))
     free = rest[:]
     for p in stones:
         up, down, left, right = adj[p]
-        n = is_stone[up] + is_stone[down] + is_stone[left] + is_stone[right]
+        n = open_[up] + open_[down] + open_[left] + open_[right]
         if n == 4 and value[p] == 1:
             return False, None
         free[p] = n
-    where = bytearray(value.translate(_WHERE))
-    queue = stones[:]
+    queue = stones
     front: list[int] = []
     back: list[int] = []
     while queue:
         v = queue.pop()
-        if where[v]:
+        if not open_[v]:
             continue
         r = rest[v]
         if r == 0:
-            where[v] = _BACK
+            open_[v] = 0
             back.append(v)
             for u in adj[v]:
-                if not where[u]:
+                if open_[u]:
                     free[u] -= 1
                     rest[u] -= 1
                     queue.append(u)
         elif r == free[v]:
-            where[v] = _FRONT
+            open_[v] = 0
             front.append(v)
             for u in adj[v]:
-                if not where[u]:
+                if open_[u]:
                     free[u] -= 1
                     queue.append(u)
         elif r < 0 or r > free[v]:
             return True, None
-    if len(front) + len(back) < len(stones):
+    if len(front) + len(back) < count:
         return True, None
     back.reverse()
     return True, front + back
