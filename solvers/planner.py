@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from solvers.board import MAX_VALUE, Board, Cell, RuleError, play
 from solvers.groups import components
-from solvers.peel import peel
+from solvers.peel import Stalled, peel
 from solvers.propagation import BACK, FRONT, UNDECIDED, State, decide, propagate, start
 from solvers.reasons import explain
 from solvers.search import Bits, Search
@@ -175,25 +175,20 @@ def solve(target: Board) -> Verdict:
     """A verified plan for ``target``, or the reason no plan exists."""
     sh = shape(target.rows, target.cols)
     value = sh.padded(target)
-    decided, order = peel(sh, value)
-    if not decided:
-        return _search(target)
+    order = peel(sh, value)
     if order is None:
         return Verdict(None, explain=lambda: explain(target))
+    if isinstance(order, Stalled):
+        return _search(target, order)
     return Verdict(_checked(target, sh, value, order))
 
 
-def _search(target: Board) -> Verdict:
-    """``solve`` with the full model: forced moves, then the search over cluster bits."""
+def _search(target: Board, stalled: Stalled) -> Verdict:
+    """``solve`` once forced moves have stalled: the search over cluster bits."""
     g = stone_graph(target)
-    trail: list[int] = []
-    st, conflict = start(g, trail)
-    if conflict is not None:
-        return Verdict(None, explain=lambda: explain(target))
-    if not st.open_mask:
-        return Verdict(_checked(target, g.shape, g.value, plan_order(g, st, trail, {})))
+    st = stalled.state(g)
     search = Search(g, limit=1)
     found = search.first(st, components(g, st, st.open_mask))
     if found is None:
         return Verdict(None, explain=lambda: explain(target, search))
-    return Verdict(_checked(target, g.shape, g.value, plan_order(g, st, trail, found)))
+    return Verdict(_checked(target, g.shape, g.value, plan_order(g, st, stalled.settled, found)))
