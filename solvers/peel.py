@@ -22,7 +22,7 @@ from itertools import compress
 
 from solvers.board import MAX_VALUE
 from solvers.propagation import BACK, FRONT, NONE, OPEN, State
-from solvers.stones import Shape, StoneGraph, mask_of
+from solvers.stones import Shape, mask_of
 
 # bytes.translate tables over cell values 0..4: stone or not; need (value - 1).
 _IS_STONE = bytes([0] + [1] * 255)
@@ -53,8 +53,8 @@ class Stalled:
     ) -> None:
         self.where, self.rest, self.free, self.bits, self.settled = where, rest, free, bits, settled
 
-    def state(self, g: StoneGraph) -> State:
-        """The full model's state for the same stones (``g`` is the target's model)."""
+    def state(self) -> State:
+        """The same stones as the full model's ``State`` (on the same padded grid)."""
         where = self.where
         return State(
             list(where),

@@ -3,7 +3,8 @@
 ``solve`` returns a ``Verdict``: a plan (first move first) verified by forward
 simulation, or a sentence saying why no plan exists. ``solutions`` yields one verified
 plan per distinct solution (a distinct choice of which neighbour goes first, edge by
-edge); ``count_solutions`` counts them. See ``solvers.stones`` for the model.
+edge); ``count_solutions`` counts them. See ``solvers.stones`` for the model, and
+``solvers.peel`` for the forced moves that decide most targets before it is built.
 """
 
 from __future__ import annotations
@@ -122,7 +123,8 @@ def _checked(target: Board, sh: Shape, value: bytes, order: list[int]) -> tuple[
 
 def plan_order(g: StoneGraph, st: State, trail: list[int], more: Bits) -> list[int]:
     """The order of a solution: ``st`` is a propagated state whose settled stones are
-    ``trail`` (in the order they settled), ``more`` the bits of its undecided clusters.
+    ``trail`` (those on each side in the order they settled), ``more`` the bits of its
+    undecided clusters.
 
     With every cluster decided, forced moves settle every stone (the last stone of any
     solution of what is open always has nothing left to need), so the plan is the
@@ -175,18 +177,18 @@ def solve(target: Board) -> Verdict:
     """A verified plan for ``target``, or the reason no plan exists."""
     sh = shape(target.rows, target.cols)
     value = sh.padded(target)
-    order = peel(sh, value)
-    if order is None:
+    peeled = peel(sh, value)
+    if peeled is None:
         return Verdict(None, explain=lambda: explain(target))
-    if isinstance(order, Stalled):
-        return _search(target, order)
-    return Verdict(_checked(target, sh, value, order))
+    if isinstance(peeled, Stalled):
+        return _search(target, peeled)
+    return Verdict(_checked(target, sh, value, peeled))
 
 
 def _search(target: Board, stalled: Stalled) -> Verdict:
     """``solve`` once forced moves have stalled: the search over cluster bits."""
     g = stone_graph(target)
-    st = stalled.state(g)
+    st = stalled.state()
     search = Search(g, limit=1)
     found = search.first(st, components(g, st, st.open_mask))
     if found is None:

@@ -19,7 +19,7 @@ def check_against_the_model(target: Board) -> bool:
         assert result == plan_order(g, st, trail, {})
     elif conflict is None and UNDECIDED in st.bits:
         assert isinstance(result, Stalled)
-        mine = result.state(g)
+        mine = result.state()
         for name in State.__slots__:
             if name != "free":
                 assert getattr(mine, name) == getattr(st, name), name
