@@ -3,19 +3,21 @@
 ``solve`` returns a ``Verdict``: a plan (first move first) verified by forward
 simulation, or a sentence saying why no plan exists. ``solutions`` yields one verified
 plan per distinct solution (a distinct choice of which neighbour goes first, edge by
-edge); ``count_solutions`` counts them. See ``solvers.stones`` for the model.
+edge); ``count_solutions`` counts them. See ``solvers.stones`` for the model, and
+``solvers.peel`` for the forced moves that decide most targets before it is built.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from solvers.board import MAX_VALUE, Board, Cell, RuleError, play
 from solvers.groups import components
+from solvers.peel import Stalled, peel
 from solvers.propagation import BACK, FRONT, UNDECIDED, State, decide, propagate, start
 from solvers.reasons import explain
 from solvers.search import Bits, Search
-from solvers.stones import StoneGraph, stone_graph
+from solvers.stones import Shape, StoneGraph, shape, stone_graph
 
 
 class PlanError(ValueError):
@@ -94,11 +96,11 @@ def verify(target: Board, plan: Iterable[Cell]) -> None:
         )
 
 
-def builds(g: StoneGraph, order: list[int]) -> bool:
+def builds(adj: Sequence[tuple[int, ...]], value: bytes, order: list[int]) -> bool:
     """Whether acting on the positions of ``order`` in turn, by the game's rule, gives the
-    target: a forward simulation on the padded grid, independent of the planner's model."""
-    cells = bytearray(len(g.value))
-    adj = g.adj
+    padded-grid ``value``: a forward simulation with the grid's neighbour table ``adj``,
+    independent of how the plan was found."""
+    cells = bytearray(len(value))
     for p in order:
         if cells[p]:
             return False
@@ -107,21 +109,22 @@ def builds(g: StoneGraph, order: list[int]) -> bool:
             x = cells[q]
             if x:
                 cells[q] = x % MAX_VALUE + 1
-    return cells == g.value
+    return cells == value
 
 
-def _checked(g: StoneGraph, order: list[int]) -> tuple[Cell, ...]:
+def _checked(target: Board, sh: Shape, value: bytes, order: list[int]) -> tuple[Cell, ...]:
     """The plan of ``order`` once forward simulation confirms it builds the target."""
-    plan = tuple(map(g.cell_of.__getitem__, order))
-    if not builds(g, order):
-        verify(g.board, plan)
+    plan = tuple(map(sh.cell_of.__getitem__, order))
+    if not builds(sh.adj, value, order):
+        verify(target, plan)
         raise PlanError("the plan does not build the target")
     return plan
 
 
 def plan_order(g: StoneGraph, st: State, trail: list[int], more: Bits) -> list[int]:
     """The order of a solution: ``st`` is a propagated state whose settled stones are
-    ``trail`` (in the order they settled), ``more`` the bits of its undecided clusters.
+    ``trail`` (those on each side in the order they settled), ``more`` the bits of its
+    undecided clusters.
 
     With every cluster decided, forced moves settle every stone (the last stone of any
     solution of what is open always has nothing left to need), so the plan is the
@@ -155,7 +158,7 @@ def solutions(target: Board, limit: int | None = None) -> Iterator[tuple[Cell, .
     search = Search(g, limit=1)
     found = search.enumerate_groups(st, components(g, st, g.all_mask))
     for produced, more in enumerate(found, start=1):
-        yield _checked(g, plan_order(g, st, trail, more))
+        yield _checked(target, g.shape, g.value, plan_order(g, st, trail, more))
         if produced == limit:
             return
 
@@ -172,12 +175,22 @@ def count_solutions(target: Board, limit: int | None = None) -> int:
 
 def solve(target: Board) -> Verdict:
     """A verified plan for ``target``, or the reason no plan exists."""
+    sh = shape(target.rows, target.cols)
+    value = sh.padded(target)
+    peeled = peel(sh, value)
+    if peeled is None:
+        return Verdict(None, explain=lambda: explain(target))
+    if isinstance(peeled, Stalled):
+        return _search(target, peeled)
+    return Verdict(_checked(target, sh, value, peeled))
+
+
+def _search(target: Board, stalled: Stalled) -> Verdict:
+    """``solve`` once forced moves have stalled: the search over cluster bits."""
     g = stone_graph(target)
+    st = stalled.state()
     search = Search(g, limit=1)
-    trail: list[int] = []
-    st, conflict = start(g, trail)
-    if conflict is None:
-        found = search.first(st, components(g, st, st.open_mask)) if st.open_mask else {}
-        if found is not None:
-            return Verdict(_checked(g, plan_order(g, st, trail, found)))
-    return Verdict(None, explain=lambda: explain(target, search))
+    found = search.first(st, components(g, st, st.open_mask))
+    if found is None:
+        return Verdict(None, explain=lambda: explain(target, search))
+    return Verdict(_checked(target, g.shape, g.value, plan_order(g, st, stalled.settled, found)))

@@ -24,6 +24,7 @@ needs known, the stones that need 0 are last, and peeling them off determines th
 
 from __future__ import annotations
 
+import struct
 from functools import lru_cache
 from itertools import compress
 
@@ -31,6 +32,7 @@ from solvers.board import MAX_VALUE, Board, Cell
 
 # bytes.translate tables over cell values 0..4 (and beyond, for padding).
 _IS_STONE = bytes([0] + [1] * 255)
+_IS_ONE = bytes([0, 1] + [0] * 254)
 _NEED = bytes([0, 0, 1, 2, 3] + [0] * 251)
 _DIGITS = b"0" + b"1" * 255
 
@@ -47,14 +49,17 @@ class Shape:
 
     ``adj[p]`` holds the four grid neighbours of a board position (up, down, left,
     right; padding positions have none), ``cell_of[p]`` its 1-based ``(row, col)``,
-    ``parity[p]`` its checkerboard colour and ``bit[p]`` is ``1 << p``.
+    ``parity[p]`` its checkerboard colour and ``bit[p]`` is ``1 << p``;
+    ``no_clusters`` is ``cluster_of`` for a board without ambiguous stones;
+    ``positions`` is every position in order.
     """
 
     def __init__(self, rows: int, cols: int) -> None:
         self.rows, self.cols = rows, cols
         self.width = w = cols + 1
         self.size = (rows + 2) * w
-        self.pad_row = bytes(w)
+        # One C call lays a board's cells out on the grid: "x" is a padding byte.
+        self.pack = struct.Struct(f"{w}x" + f"{cols}Bx" * rows + f"{w}x").pack
         inside = [w <= p < (rows + 1) * w and p % w < cols for p in range(self.size)]
         self.adj: tuple[tuple[int, ...], ...] = tuple(
             (p - w, p + w, p - 1, p + 1) if inside[p] else () for p in range(self.size)
@@ -64,16 +69,15 @@ class Shape:
         )
         self.parity = bytes((p // w + p % w) & 1 for p in range(self.size))
         self.bit = tuple(1 << p for p in range(self.size))
+        self.no_clusters: tuple[int, ...] = (-1,) * self.size
+        self.positions = range(self.size)
 
     def position(self, cell: Cell) -> int:
         return cell[0] * self.width + cell[1] - 1
 
     def padded(self, board: Board) -> bytes:
         """The board's values laid out on the padded grid (0 outside the board)."""
-        raw = bytes(board.cells)
-        cols = self.cols
-        rows = b"\0".join(raw[i : i + cols] for i in range(0, len(raw), cols))
-        return self.pad_row + rows + b"\0" + self.pad_row
+        return self.pack(*board.cells)
 
 
 @lru_cache(maxsize=64)
@@ -93,12 +97,13 @@ class StoneGraph:
     ``cluster_of`` (-1 if none); ``clusters`` lists each cluster's stones and
     ``cluster_ones`` how many of them have colour 1 (a stone's colour is its
     ``parity``). ``stones`` lists the stones in row-major order. Grid masks:
-    ``need_masks[k]`` holds the stones needing k (the ambiguous ones count as needing
-    0), ``slack_masks[j]`` the unambiguous stones with j neighbours more than they
-    need, ``lead_mask`` one stone per cluster.
+    ``ambiguous_mask``, ``lead_mask`` (one stone per cluster), and, built on first use
+    since only the search needs them, ``need_masks`` and ``slack_masks``.
     """
 
     __slots__ = (
+        "_need_masks",
+        "_slack_masks",
         "adj",
         "all_mask",
         "ambiguous_mask",
@@ -112,10 +117,8 @@ class StoneGraph:
         "lead_mask",
         "n",
         "need",
-        "need_masks",
         "parity",
         "shape",
-        "slack_masks",
         "stones",
         "value",
         "width",
@@ -128,24 +131,46 @@ class StoneGraph:
         self.parity, self.bit = sh.parity, sh.bit
         self.value = value = sh.padded(board)
         self.need = value.translate(_NEED)
-        stones = self.stones = list(compress(range(sh.size), value))
+        stones = self.stones = list(compress(sh.positions, value))
         self.n = len(stones)
         w = sh.width
         lanes = int.from_bytes(value.translate(_IS_STONE), "little")
         shifted = (lanes << 8) + (lanes >> 8) + (lanes << 8 * w) + (lanes >> 8 * w)
         self.degree = shifted.to_bytes(sh.size + w + 1, "little")[: sh.size]
-        self.all_mask = all_mask = mask_of(value)
-        by_value = [0, *(mask_of(value, _VALUE_DIGITS[k]) for k in range(1, MAX_VALUE + 1))]
-        exact = self.exactly(all_mask)
-        ambiguous = self.ambiguous_mask = by_value[1] & exact[4]
-        self.need_masks = tuple(by_value[k + 1] for k in range(MAX_VALUE))
-        slack = [0] * (MAX_VALUE + 1)
-        for k in range(MAX_VALUE):
-            plain = self.need_masks[k] & ~ambiguous
-            for d in range(k, MAX_VALUE + 1):
-                slack[d - k] |= plain & exact[d]
-        self.slack_masks = tuple(slack)
-        self._find_clusters()
+        self.all_mask = mask_of(value)
+        # A lane of ``shifted`` is a degree 0..4, so its bit 2 is set exactly for 4.
+        ones = int.from_bytes(value.translate(_IS_ONE), "little")
+        self._need_masks: tuple[int, ...] | None = None
+        self._slack_masks: tuple[int, ...] | None = None
+        if ones & shifted >> 2:
+            self.ambiguous_mask = mask_of(value, _VALUE_DIGITS[1]) & self.exactly(self.all_mask)[4]
+            self._find_clusters()
+        else:
+            self.ambiguous_mask = self.lead_mask = 0
+            self.clusters = self.cluster_ones = ()
+            self.cluster_of = sh.no_clusters
+
+    @property
+    def need_masks(self) -> tuple[int, ...]:
+        """``need_masks[k]``: the stones needing k (ambiguous ones count as needing 0)."""
+        if self._need_masks is None:
+            self._need_masks = tuple(
+                mask_of(self.value, _VALUE_DIGITS[k + 1]) for k in range(MAX_VALUE)
+            )
+        return self._need_masks
+
+    @property
+    def slack_masks(self) -> tuple[int, ...]:
+        """``slack_masks[j]``: the unambiguous stones with j neighbours more than they need."""
+        if self._slack_masks is None:
+            exact = self.exactly(self.all_mask)
+            slack = [0] * (MAX_VALUE + 1)
+            for k, need_mask in enumerate(self.need_masks):
+                plain = need_mask & ~self.ambiguous_mask
+                for d in range(k, MAX_VALUE + 1):
+                    slack[d - k] |= plain & exact[d]
+            self._slack_masks = tuple(slack)
+        return self._slack_masks
 
     def _find_clusters(self) -> None:
         """Number the clusters of neighbouring ambiguous stones (by their first stone)."""
