@@ -1,11 +1,17 @@
 """Key reliability on the real practice game: presses registered per hold/gap timing.
 
     .venv/bin/python benchmarks/keys.py --speed 100 --timings 40/40,30/30,25/25 --presses 400
+    .venv/bin/python benchmarks/keys.py --rollover --timings 40/40,35/35,30/30
 
 At level 1 the cursor is driven back and forth along row 1 in bursts of nine presses
 (right, then left); after every burst the cursor is read and the difference from where
 it should be counts lost (or doubled) presses. The cursor stops at the edges, so each
 burst starts from a known column and a miss cannot hide.
+
+With ``--rollover`` every key goes down as soon as the previous one is up (no gap
+between different keys): the cursor zigzags between rows 2 and 3 (down, right, up,
+right, ...), eight presses a burst, so no key follows itself; a lost or doubled up or
+down press shows as a wrong row, a right or left one as a wrong column.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.env import LogoEnv
 from bot.keys import KeyTiming
-from bot.player import Player
+from bot.player import Player, move_keys
 from bot.profile import Profile, load_profile
 from bot.screens import ScreenReader
 from bot.session import Session, SessionOptions
@@ -52,14 +58,48 @@ def measure(session: Session, player: Player, timing: KeyTiming, presses: int) -
     return sent, wrong
 
 
+def zigzag(session: Session, player: Player, timing: KeyTiming, presses: int) -> tuple[int, int]:
+    """Like ``measure``, with rollover and no key twice in a row (rows 2 and 3)."""
+    keys = session.keys
+    keys.timing = timing
+    sent = wrong = 0
+    screens = ScreenReader(session.profile, 1)
+    home = (2, 1)
+    keys.burst(["a"] + ["o"] * 9)  # from (1, 1) at level start: row 2, column 1
+    session.wait_frames(4)
+    at = player.read("cursor")
+    while sent < presses and screens.panel_number(session.frame(), "time") > 8:
+        row, col = at  # type: ignore[misc]
+        side = "p" if col < 5 else "o"
+        burst = ["a", side, "q", side] * 2
+        keys.burst(burst)
+        sent += len(burst)
+        session.wait_frames(4)
+        want = (row, col + (4 if side == "p" else -4))
+        seen = player.read("cursor")
+        wrong += abs(want[0] - seen[0]) + abs(want[1] - seen[1])  # type: ignore[index]
+        at = seen
+        if seen[0] != home[0] or seen[1] not in (1, 5):  # type: ignore[index]
+            target = (home[0], 5 if side == "p" else 1)
+            fix = move_keys(session.profile.keys, seen, target, 6, 10)  # type: ignore[arg-type]
+            keys.timing = KeyTiming(40, 40)
+            keys.burst(fix)
+            keys.timing = timing
+            session.wait_frames(4)
+            at = player.read("cursor")
+    return sent, wrong
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--speed", type=int, default=100)
     p.add_argument("--timings", default="40/40,35/35,30/30,25/25", help="hold/gap ms list")
     p.add_argument("--presses", type=int, default=450, help="presses per timing")
+    p.add_argument("--rollover", action="store_true", help="zigzag, no gap between keys")
     args = p.parse_args(argv)
     profile = load_profile("practice")
-    print(f"key reliability at {args.speed} % (practice game, row 1, bursts of 9)")
+    how = "rows 2-3 zigzag, rollover" if args.rollover else "row 1, bursts of 9"
+    print(f"key reliability at {args.speed} % (practice game, {how})")
     print(f"{'hold/gap ms':>12} {'presses':>8} {'wrong':>6} {'rate':>8} {'ms/press':>9}")
     for text in args.timings.split(","):
         hold, gap = (float(v) for v in text.split("/"))
@@ -69,7 +109,9 @@ def main(argv: list[str] | None = None) -> int:
             with Session.open(profile, SessionOptions(headless=True, speed=args.speed)) as s:
                 player = enter(s, profile)
                 started = time.monotonic()
-                more, bad = measure(s, player, KeyTiming(hold, gap), args.presses - sent)
+                timing = KeyTiming(hold, gap, args.rollover)
+                run = zigzag if args.rollover else measure
+                more, bad = run(s, player, timing, args.presses - sent)
                 spent += time.monotonic() - started
                 sent, wrong = sent + more, wrong + bad
         print(f"{text:>12} {sent:>8} {wrong:>6} {wrong / sent:>8.2%} {spent / sent * 1000:>9.1f}")

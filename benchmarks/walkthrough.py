@@ -8,6 +8,11 @@ total, corrections by kind, time spent planning, and the floor: the fewest keys 
 (hold + gap) + the game's own time (start sequence waits, level transitions, the frames
 a skipped code screen needs to appear) at that speed. Targets: 100/100 levels, wall time
 <= 1.25 x floor, and under 10 minutes at 100 %.
+
+With key rollover (the practice profile's ``timing.rollover``) a different key goes down
+as soon as the last one is up, so the bot can beat that floor; it also prints the
+rollover floor: the same keys (the two directions of a move in turn) with a hold each
+and a gap only before a key pressed again, plus the game's own time.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import argparse
 import sys
 import time
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -27,6 +33,8 @@ from bot.progress import Progress, clock
 from bot.session import FRAME_S, Session, SessionOptions
 from bot.walkthrough import RunReport, Walkthrough
 from game.layout import load_layout
+from solvers.board import Cell
+from solvers.cursor import alternating, moves
 
 FPS = 1 / FRAME_S
 
@@ -39,6 +47,21 @@ class Figures:
     floor: float
     keys_floor: float
     game_floor: float
+    rollover_floor: float
+
+
+def rollover_seconds(plans: list[tuple[Cell, ...]], hold: float, gap: float) -> float:
+    """Seconds the plans' keys take when only a key pressed again waits the gap."""
+    total = 0.0
+    for plan in plans:
+        keys: list[str] = []
+        at: Cell = (1, 1)
+        for cell in plan:
+            keys += [*alternating(moves(at, cell)), "act"]
+            at = cell
+        repeats = sum(a == b for a, b in pairwise(keys))
+        total += len(keys) * hold + repeats * gap
+    return total / 1000
 
 
 def game_seconds(profile: Profile, first: int, last: int, speed: int) -> float:
@@ -71,7 +94,12 @@ def run(profile: Profile, first: int, last: int, speed: int) -> Figures:
         hold, gap = profile.timing.for_speed(speed)
     keys_floor = report.planned_presses * (hold + gap) / 1000
     game_floor = game_seconds(profile, first, last, speed)
-    return Figures(speed, report, wall, keys_floor + game_floor, keys_floor, game_floor)
+    if profile.timing.rollover:
+        plans = [r.report.plan for r in report.results.values() if r.report]
+        rolled = rollover_seconds(plans, hold, gap) + game_floor
+    else:
+        rolled = keys_floor + game_floor
+    return Figures(speed, report, wall, keys_floor + game_floor, keys_floor, game_floor, rolled)
 
 
 def table(rows: list[Figures], first: int, last: int) -> str:
@@ -95,6 +123,12 @@ def table(rows: list[Figures], first: int, last: int) -> str:
     out.append("floor = fewest keys x (hold + gap) + the game's own time; per speed:")
     for f in rows:
         out.append(f"  {f.speed}%: keys {f.keys_floor:.1f} s + game {f.game_floor:.1f} s")
+    out.append("rollover floor = the same keys, a gap only before a key pressed again:")
+    for f in rows:
+        out.append(
+            f"  {f.speed}%: {clock(f.rollover_floor)}, wall / rollover floor "
+            f"{f.wall / f.rollover_floor:.2f}"
+        )
     out.append("")
     for f in rows:
         done = f.report.levels_done == count

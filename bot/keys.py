@@ -41,10 +41,16 @@ KEYSYM_NAMES = {
 
 @dataclass(frozen=True)
 class KeyTiming:
-    """How long a key is held and how long all keys are up before the next press (ms)."""
+    """How long a key is held and how long all keys are up before the next press (ms).
+
+    With ``rollover`` (a game that sees each key's own press, such as the practice game)
+    a different key goes down as soon as the previous one is up: only a key pressed
+    again waits ``gap_ms``, long enough for the game to see it up in between.
+    """
 
     hold_ms: float = 40.0
     gap_ms: float = 40.0
+    rollover: bool = False
 
     @classmethod
     def for_speed(cls, speed: int) -> KeyTiming:
@@ -106,6 +112,7 @@ class KeyDriver:
     def __init__(self, timing: KeyTiming) -> None:
         self.timing = timing
         self._last_event = 0.0
+        self._last_key: str | None = None  # the key released last
         self._down: set[str] = set()
 
     def _wait_until(self, when: float) -> None:
@@ -130,14 +137,20 @@ class KeyDriver:
             return
 
     def tap(self, key: str, gap_ms: float | None = None) -> None:
-        """Press and release ``key``: held ``hold_ms``, after ``gap_ms`` with no key down."""
-        gap = self.timing.gap_ms if gap_ms is None else gap_ms
+        """Press and release ``key``: held ``hold_ms``, after ``gap_ms`` with no key down
+        (with rollover, after no wait at all when the key released last was another)."""
+        gap = self.gap_before(key) if gap_ms is None else gap_ms
         self._wait_until(self._last_event + gap / 1000)
         self._key_down(key)
         try:
             self._hold_until(self._last_event + self.timing.hold_ms / 1000)
         finally:
             self._key_up(key)
+
+    def gap_before(self, key: str) -> float:
+        """Milliseconds with no key down that ``key`` needs before it goes down."""
+        rolls = self.timing.rollover and self._last_key is not None and key != self._last_key
+        return 0.0 if rolls else self.timing.gap_ms
 
     def _hold_until(self, when: float) -> None:
         """Keep the keys down until ``when`` (subclasses let go early if the focus goes)."""
@@ -167,6 +180,7 @@ class KeyDriver:
                 self._send(key, False)
             finally:
                 self._down.discard(key)
+                self._last_key = key
                 self._last_event = time.perf_counter()
 
     def chord(self, modifier: str, keys: Sequence[str], gap_ms: float | None = None) -> None:
@@ -187,7 +201,14 @@ class KeyDriver:
             return
 
     def type_text(self, text: str) -> None:
-        self.burst([("space" if ch == " " else ch.lower()) for ch in text])
+        """Type ``text`` with the full gap before every key, rollover or not (a ROM's
+        keyboard routine, unlike the practice game, may miss a key rolled onto)."""
+        try:
+            self.check_focus()
+            for ch in text:
+                self.tap("space" if ch == " " else ch.lower(), self.timing.gap_ms)
+        except BurstCut:
+            return
 
     def release_all(self) -> None:
         """Release every key this driver holds down (abort paths call this); every key is

@@ -17,7 +17,7 @@ from bot.errors import BotError
 from bot.profile import Keys, Profile
 from bot.vision import Unreadable
 from solvers.board import Board, Cell, act
-from solvers.cursor import moves
+from solvers.cursor import alternating, moves
 from solvers.order import fewest_presses
 from solvers.planner import solve
 
@@ -57,8 +57,10 @@ class LevelReport:
 
 
 def move_keys(keys: Keys, start: Cell, goal: Cell, rows: int, cols: int) -> list[str]:
-    """The profile's key presses that take the cursor from ``start`` to ``goal``."""
-    return [getattr(keys, step) for step in moves(start, goal, keys.wrap, (rows, cols))]
+    """The profile's key presses that take the cursor from ``start`` to ``goal``, the two
+    directions in turn (see ``solvers.cursor.alternating``)."""
+    steps = alternating(moves(start, goal, keys.wrap, (rows, cols)))
+    return [getattr(keys, step) for step in steps]
 
 
 class Player:
@@ -77,6 +79,7 @@ class Player:
         self.board_grid = profile.geometry.board
         self.settle = settle_frames if settle_frames is not None else profile.timing.settle_frames
         self.max_corrections = max_corrections
+        self.recent: Observation | None = None  # the last step's observation
 
     # -- reading ----------------------------------------------------------------------------
     def read(self, what: str, attempts_frames: float = 10) -> object:
@@ -98,11 +101,16 @@ class Player:
 
     def step(self, keys: list[str], expect: Expectation, timeout_frames: float) -> StepResult:
         """``env.step``, but only while the level is on screen: keys are never sent to a
-        TIME UP or game-over screen."""
-        obs = self.env.observe()
+        TIME UP or game-over screen. The last step's observation serves as the check when
+        it is younger than a frame (Fuse shows nothing newer yet)."""
+        obs = self.recent
+        if obs is None or time.monotonic() - obs.at > self.env.console.frame_s:
+            obs = self.env.observe()
         if not obs.level_shown:
             self.level_gone(obs)
-        return self.env.step(keys, expect, timeout_frames)
+        result = self.env.step(keys, expect, timeout_frames)
+        self.recent = result.obs
+        return result
 
     def level_gone(self, obs: Observation) -> None:
         """The level left the screen while being played (TIME UP, say): stop pressing."""
@@ -173,6 +181,7 @@ class Player:
     def play_level(self, first: Observation | None = None) -> LevelReport:
         """Play the level now on screen until its board equals the target."""
         started = time.monotonic()
+        self.recent = None
         first = first or self.wait_level()
         target = self.read_target(first)
         cursor = first.cursor

@@ -76,6 +76,7 @@ class Timing:
     hold_ms: dict[int, float]
     gap_ms: dict[int, float]
     settle_frames: int
+    rollover: bool = False  # a different key may go down as soon as the last is up
 
     def for_speed(self, speed: int) -> tuple[float, float]:
         """Hold and gap for ``speed``: the entry for the highest listed speed <= it."""
@@ -241,6 +242,7 @@ def _build(data: dict[str, Any], path: Path) -> Profile:
         hold_ms={int(s): float(v) for s, v in t["hold_ms"].items()},
         gap_ms={int(s): float(v) for s, v in t["gap_ms"].items()},
         settle_frames=int(t["settle_frames"]),
+        rollover=bool(t.get("rollover", False)),
     )
     s = data["start"]
     start = Start(tuple(s["sequence"]), tuple(s["code"]), float(s["loaded_wait"]), str(s["name"]))

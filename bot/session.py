@@ -140,7 +140,8 @@ class Session:
         try:
             grabber = open_grabber(xserver.display, fuse.window_id)
             hold, gap = profile.timing.for_speed(options.speed)
-            keys = make_keys(options, xserver.display, fuse.window_id, KeyTiming(hold, gap), policy)
+            timing = KeyTiming(hold, gap, profile.timing.rollover)
+            keys = make_keys(options, xserver.display, fuse.window_id, timing, policy)
             keys.focus()  # once, as a window manager gives a new window the focus
         except BaseException:
             fuse.stop()

@@ -53,6 +53,21 @@ def moves(a: Cell, b: Cell, wrap: bool = False, size: tuple[int, int] = GAME_SIZ
     )
 
 
+def alternating(steps: list[str]) -> list[str]:
+    """The same steps with the two axes taken in turn, the longer axis first, so that a
+    step follows one of its own kind as rarely as possible (a game with key rollover
+    takes a different key at once, the same key only after it was seen up)."""
+    rows = [s for s in steps if s in ("up", "down")]
+    cols = [s for s in steps if s in ("left", "right")]
+    long, short = (rows, cols) if len(rows) >= len(cols) else (cols, rows)
+    out: list[str] = []
+    for k, step in enumerate(long):
+        out.append(step)
+        if k < len(short):
+            out.append(short[k])
+    return out
+
+
 def keys_for(
     plan: Iterable[Cell],
     start: Cell = (1, 1),

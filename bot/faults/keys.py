@@ -70,7 +70,8 @@ class FaultyKeys(KeyDriver):
         roll = self.rng.random()
         if roll < f.drop:
             self.counts["dropped"] += 1
-            time.sleep((self.timing.hold_ms + self.timing.gap_ms) / 1000)
+            gap = self.inner.gap_before(key) if gap_ms is None else gap_ms
+            time.sleep((self.timing.hold_ms + gap) / 1000)
             return
         self.inner.tap(key, gap_ms)
         if roll < f.drop + f.double:

@@ -21,8 +21,8 @@ def play(game: FakeGame):
 
 def test_move_keys_without_and_with_wrap():
     keys = PROFILE.keys
-    assert move_keys(keys, (1, 1), (3, 4), 6, 10) == ["a", "a", "p", "p", "p"]
-    assert move_keys(keys, (3, 4), (1, 1), 6, 10) == ["q", "q", "o", "o", "o"]
+    assert move_keys(keys, (1, 1), (3, 4), 6, 10) == ["p", "a", "p", "a", "p"]
+    assert move_keys(keys, (3, 4), (1, 1), 6, 10) == ["o", "q", "o", "q", "o"]
     wrapping = load_profile("practice", ["keys.wrap=true"]).keys
     assert move_keys(wrapping, (1, 1), (6, 10), 6, 10) == ["q", "o"]
 

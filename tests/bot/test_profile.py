@@ -43,6 +43,8 @@ def test_unknown_profile_lists_the_known_ones(tmp_path):
 
 def test_timing_picks_the_highest_listed_speed_not_above():
     timing = load_profile("practice").timing
-    assert timing.for_speed(100) == (40, 40)
-    assert timing.for_speed(150) == (40, 40)
+    assert timing.for_speed(100) == (35, 35)
+    assert timing.for_speed(150) == (35, 35)
     assert timing.for_speed(300) == (25, 25)
+    assert timing.rollover and not load_profile("logo-part1").timing.rollover
+    assert not load_profile("practice", ["timing.rollover=false"]).timing.rollover
