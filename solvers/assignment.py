@@ -68,51 +68,56 @@ class Assignment:
         return twin
 
     def _augment(self, start: int, goal: int = -1, cap: int | None = None) -> int | None:
-        """Match the free row ``start`` along a shortest augmenting path (Hungarian step);
-        returns how much the matched cost grew. ``goal``, if given, is the only free
-        column: among columns equally near it is reached first, which ends the search
-        sooner when many reduced costs tie. With ``cap``, gives up (None, potentials
-        spoilt) once the dual bound has risen by ``cap``: the path costs at least that."""
+        """Match the free row ``start`` along a shortest augmenting path (Hungarian step,
+        Dijkstra on reduced costs); returns how much the matched cost grew. ``goal``, if
+        given, is the only free column: among columns equally near it is reached first,
+        which ends the search sooner when many reduced costs tie. With ``cap``, gives up
+        (None, potentials unchanged) once the path is known to cost at least ``cap``.
+
+        The potentials are updated once, at the end: a column reached at distance ``d``
+        (and the row matched to it) moves by the path's length less ``d``. Every
+        column's distance is kept absolute, so a step scans the free columns only once.
+        """
         cost, pot_row, pot_col = self.cost, self.pot_row, self.pot_col
         row_of, col_of = self.row_of, self.col_of
         size = len(cost)
-        slack = [INFINITE * 4] * size
+        far = INFINITE * 8
+        reach = [far] * size
         via = [-1] * size
         free = list(self.cols)
         used: list[int] = []
         col = -1  # the virtual column that holds ``start``
+        near = 0  # the distance of the last column reached
         while True:
             row = start if col < 0 else row_of[col]
-            line, base = cost[row], pot_row[row]
-            delta, pick = INFINITE * 8, 0
+            line, base = cost[row], near - pot_row[row]
+            best, pick = far, 0
             for i, c in enumerate(free):
-                reduced = line[c] - base - pot_col[c]
-                if reduced < slack[c]:
-                    slack[c] = reduced
+                d = line[c] + base - pot_col[c]
+                if d < reach[c]:
+                    reach[c] = d
                     via[c] = col
-                    if reduced < delta:
-                        delta, pick = reduced, i
-                elif slack[c] < delta:
-                    delta, pick = slack[c], i
-            if goal >= 0 and slack[goal] == delta:
+                    if d < best:
+                        best, pick = d, i
+                elif reach[c] < best:
+                    best, pick = reach[c], i
+            if goal >= 0 and reach[goal] == best:
                 pick = free.index(goal)
-            if delta:
-                if cap is not None:
-                    cap -= delta
-                    if cap <= 0:
-                        return None
-                pot_row[start] += delta
-                for c in used:
-                    pot_row[row_of[c]] += delta
-                    pot_col[c] -= delta
-                for c in free:
-                    slack[c] -= delta
+            if cap is not None and best > near and best >= cap:
+                return None
+            near = best
             col = free[pick]
             free[pick] = free[-1]
             free.pop()
             used.append(col)
             if row_of[col] < 0:
                 break
+        pot_row[start] += near
+        for c in used:
+            lag = near - reach[c]
+            pot_col[c] -= lag
+            if c != col:
+                pot_row[row_of[c]] += lag
         grown = 0
         while col >= 0:
             prev = via[col]
