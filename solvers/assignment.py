@@ -9,13 +9,15 @@ the assignment left after dropping row ``r`` and column ``c``, without repairing
 
 from __future__ import annotations
 
+from heapq import heappop, heappush
+
 INFINITE = 10**6
 
 
 class Assignment:
     """Rows and columns are ids into ``cost`` (a square list of lists)."""
 
-    __slots__ = ("col_of", "cols", "cost", "pot_col", "pot_row", "row_of", "value")
+    __slots__ = ("col_of", "cols", "cost", "nearest", "pot_col", "pot_row", "row_of", "value")
 
     def __init__(self, cost: list[list[int]], rows: list[int], cols: list[int]) -> None:
         if len(rows) != len(cols):
@@ -23,6 +25,8 @@ class Assignment:
         self.cost = cost
         self.cols = list(cols)
         size = len(cost)
+        # Per row, every column, cheapest first.
+        self.nearest = [sorted(range(size), key=line.__getitem__) for line in cost]
         self.pot_row = [0] * size
         self.pot_col = [0] * size
         self.row_of = [-1] * size  # column -> row
@@ -33,7 +37,7 @@ class Assignment:
 
     def copy(self) -> Assignment:
         twin = object.__new__(Assignment)
-        twin.cost = self.cost
+        twin.cost, twin.nearest = self.cost, self.nearest
         twin.cols = self.cols[:]
         twin.pot_row, twin.pot_col = self.pot_row[:], self.pot_col[:]
         twin.row_of, twin.col_of = self.row_of[:], self.col_of[:]
@@ -68,51 +72,65 @@ class Assignment:
         return twin
 
     def _augment(self, start: int, goal: int = -1, cap: int | None = None) -> int | None:
-        """Match the free row ``start`` along a shortest augmenting path (Hungarian step);
-        returns how much the matched cost grew. ``goal``, if given, is the only free
-        column: among columns equally near it is reached first, which ends the search
-        sooner when many reduced costs tie. With ``cap``, gives up (None, potentials
-        spoilt) once the dual bound has risen by ``cap``: the path costs at least that."""
+        """Match the free row ``start`` along a shortest augmenting path (Hungarian step,
+        Dijkstra on reduced costs); returns how much the matched cost grew. ``goal``, if
+        given, is the only free column: among columns equally near it is reached first,
+        which ends the search sooner when many reduced costs tie. With ``cap``, gives up
+        (None, potentials unchanged) once the path is known to cost at least ``cap``.
+
+        The potentials are updated once, at the end: a column reached at distance ``d``
+        (and the row matched to it) moves by the path's length less ``d``. Each row's
+        columns are scanned cheapest first, and only while they can still be reached
+        below ``cap``; the nearest column comes from a heap.
+        """
         cost, pot_row, pot_col = self.cost, self.pot_row, self.pot_col
         row_of, col_of = self.row_of, self.col_of
         size = len(cost)
-        slack = [INFINITE * 4] * size
+        far = INFINITE * 8
+        reach = [far] * size
         via = [-1] * size
-        free = list(self.cols)
+        unused = [False] * size
+        for c in self.cols:
+            unused[c] = True
+        # No column's reduced cost from any row is below its cost less ``lift``.
+        lift = max((pot_col[c] for c in self.cols), default=0)
+        limit = far if cap is None or cap <= 0 else cap
+        heap: list[tuple[int, bool, int]] = []
         used: list[int] = []
         col = -1  # the virtual column that holds ``start``
+        near = 0  # the distance of the last column reached
         while True:
             row = start if col < 0 else row_of[col]
-            line, base = cost[row], pot_row[row]
-            delta, pick = INFINITE * 8, 0
-            for i, c in enumerate(free):
-                reduced = line[c] - base - pot_col[c]
-                if reduced < slack[c]:
-                    slack[c] = reduced
-                    via[c] = col
-                    if reduced < delta:
-                        delta, pick = reduced, i
-                elif slack[c] < delta:
-                    delta, pick = slack[c], i
-            if goal >= 0 and slack[goal] == delta:
-                pick = free.index(goal)
-            if delta:
-                if cap is not None:
-                    cap -= delta
-                    if cap <= 0:
-                        return None
-                pot_row[start] += delta
-                for c in used:
-                    pot_row[row_of[c]] += delta
-                    pot_col[c] -= delta
-                for c in free:
-                    slack[c] -= delta
-            col = free[pick]
-            free[pick] = free[-1]
-            free.pop()
+            line, base = cost[row], near - pot_row[row]
+            top = limit - base + lift
+            for c in self.nearest[row]:
+                x = line[c]
+                if x >= top:
+                    break
+                if unused[c]:
+                    d = x + base - pot_col[c]
+                    if d < reach[c]:
+                        reach[c] = d
+                        via[c] = col
+                        heappush(heap, (d, c != goal, c))
+            while heap and not unused[heap[0][2]]:
+                heappop(heap)
+            if not heap:
+                return None  # every free column is at least ``cap`` away
+            best, _, col = heappop(heap)
+            if cap is not None and best > near and best >= cap:
+                return None
+            near = best
+            unused[col] = False
             used.append(col)
             if row_of[col] < 0:
                 break
+        pot_row[start] += near
+        for c in used:
+            lag = near - reach[c]
+            pot_col[c] -= lag
+            if c != col:
+                pot_row[row_of[c]] += lag
         grown = 0
         while col >= 0:
             prev = via[col]

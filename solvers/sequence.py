@@ -13,7 +13,9 @@ stone get a successor (an open stone, or ``end``), at the cost of the steps to i
 matrix rows are stones and the start cell (id ``n``), its columns stones and the end of
 the plan (id ``n``). A pair is allowed only if some plan could have the two stones one
 right after the other (``solvers.precedence``). Children are bounded from their parent's
-potentials and solved exactly only when taken out of the queue.
+potentials; one taken out of the queue is repaired only as far as needed to see whether
+its bound rises past its place in the queue, and if it does it goes back one press
+later, still unrepaired: many never come out again.
 """
 
 from __future__ import annotations
@@ -113,17 +115,14 @@ class Frontier:
             left = full & ~placed & ~kept
             k = left.bit_count()
             if pending is not None:
-                below = ap.without_below(*pending, best.presses - f)
+                # Repair only as far as needed to see whether the bound rises past f.
+                floor = g + k + ap.bound_without(*pending)
+                below = ap.without_below(*pending, f + 1 - floor)
                 if below is None:
-                    continue  # costs at least the best plan's presses
-                ap = below
-                exact = g + k + ap.value
-                if exact > f:
-                    if exact < best.presses:
-                        heapq.heappush(
-                            heap, (exact, -g, next(tie), *entry[3:9], ap, None, *entry[11:])
-                        )
+                    if f + 1 < best.presses:
+                        heapq.heappush(heap, (f + 1, -g, next(tie), *entry[3:]))
                     continue
+                ap = below
             pops -= 1
             self.nodes += 1
             if not left:

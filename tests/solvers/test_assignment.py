@@ -55,3 +55,27 @@ def test_a_capped_repair_gives_up_exactly_when_the_cap_is_reached(cost, data):
         assert capped is not None and capped.value == exact.value
     # The original is left as it was: dropping again gives the same answer.
     assert ap.without(row, col).value == exact.value
+
+
+@settings(max_examples=150, deadline=None)
+@given(matrices(), st.data())
+def test_capped_repairs_agree_with_brute_force_after_shrinking(cost, data):
+    # Shrinking moves the potentials away from zero: a repair that stops scanning a
+    # row's columns too early would miss a path below the cap.
+    rows = list(range(len(cost)))
+    cols = list(rows)
+    ap = Assignment(cost, rows, cols)
+    while len(rows) > 1:
+        row = data.draw(st.sampled_from(rows))
+        col = data.draw(st.sampled_from(cols))
+        cap = data.draw(st.integers(1, 12))
+        bound = ap.bound_without(row, col)
+        capped = ap.without_below(row, col, cap)
+        rows.remove(row)
+        cols.remove(col)
+        exact = cheapest(cost, rows, cols)
+        if exact >= bound + cap:
+            assert capped is None
+        else:
+            assert capped is not None and capped.value == exact
+        ap = ap.without(row, col) if capped is None else capped

@@ -11,8 +11,8 @@ from solvers.levels import load_level_list, parse_level
 from solvers.numbered import Numbered
 from solvers.order import fewest_presses, keys_for, presses_of
 from solvers.planner import Unsolvable, solutions, verify
-from solvers.precedence import Orientations
-from solvers.sequence import Prober, cost_matrix
+from solvers.precedence import ForwardRule, Orientations
+from solvers.sequence import BACKWARD, FORWARD, Frontier, Incumbent, Prober, cost_matrix
 from solvers.stones import stone_graph
 from solvers.tour import Tour
 from tests.solvers.solver_brute_force import plans, presses
@@ -127,6 +127,37 @@ def test_fewest_presses_agrees_with_brute_force_over_all_orders(case, wrap, orie
     assert result.presses == presses_of(result.plan, start, wrap, size)
     assert result.lower_bound <= best
     assert result.optimal and result.presses == best
+
+
+@pytest.mark.parametrize("direction", [FORWARD, BACKWARD])
+@pytest.mark.parametrize("orientations", [True, False], ids=["fixed-orientations", "forward-rule"])
+@settings(max_examples=100, deadline=None)
+@given(case=small_targets())
+def test_one_search_alone_proves_the_fewest_presses_from_the_worst_plan(
+    case, direction, orientations
+):
+    # Started from the dearest plan, the search must repair, raise and take back
+    # many partial plans; its bound must never pass the true fewest presses.
+    target, start = case
+    size = (target.rows, target.cols)
+    every = list(plans(target))
+    assume(every)
+    fewest = min(presses(p, start, *size, False) for p in every)
+    worst = max(every, key=lambda p: presses(p, start, *size, False))
+    stones = Numbered(stone_graph(target))
+    rules = Orientations(stones, list(solutions(target))) if orientations else ForwardRule(stones)
+    tour = Tour(stones, start, False)
+    matrix = cost_matrix(rules, tour.dist, tour.from_start)
+    n = stones.n
+    root = Assignment(matrix, [n, *range(n)], [*range(n), n])
+    best = Incumbent([stones.index[c] for c in worst], presses(worst, start, *size, False))
+    search = Frontier(rules, matrix, root, direction, best)
+    while not search.done:
+        search.run(1)
+        assert search.lower <= fewest
+    plan = tuple(stones.cells[v] for v in best.plan)
+    verify(target, plan)
+    assert best.presses == presses_of(plan, start, False, size) == fewest
 
 
 def _prober(target, start=(1, 1)):
