@@ -52,11 +52,6 @@ class KeyTiming:
     gap_ms: float = 40.0
     rollover: bool = False
 
-    @classmethod
-    def for_speed(cls, speed: int) -> KeyTiming:
-        """Measured reliable timings (FUSE-FACTS): 40/40 ms at 100 %, 25/25 ms from 200 %."""
-        return cls(40.0, 40.0) if speed < 200 else cls(25.0, 25.0)
-
 
 DEFAULT_TIMING = KeyTiming()
 
