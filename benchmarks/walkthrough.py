@@ -34,7 +34,7 @@ from bot.session import FRAME_S, Session, SessionOptions
 from bot.walkthrough import RunReport, Walkthrough
 from game.layout import load_layout
 from solvers.board import Cell
-from solvers.cursor import alternating, moves
+from solvers.cursor import keys_for
 
 FPS = 1 / FRAME_S
 
@@ -54,11 +54,7 @@ def rollover_seconds(plans: list[tuple[Cell, ...]], hold: float, gap: float) -> 
     """Seconds the plans' keys take when only a key pressed again waits the gap."""
     total = 0.0
     for plan in plans:
-        keys: list[str] = []
-        at: Cell = (1, 1)
-        for cell in plan:
-            keys += [*alternating(moves(at, cell)), "act"]
-            at = cell
+        keys = keys_for(plan, alternate=True)
         repeats = sum(a == b for a, b in pairwise(keys))
         total += len(keys) * hold + repeats * gap
     return total / 1000

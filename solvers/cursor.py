@@ -74,8 +74,10 @@ def keys_for(
     wrap: bool = False,
     keys: str = DEFAULT_KEYS,
     size: tuple[int, int] = GAME_SIZE,
+    alternate: bool = False,
 ) -> str:
-    """The key string that plays ``plan``: moves (rows first, then columns), then act.
+    """The key string that plays ``plan``: moves (rows first, then columns, or with
+    ``alternate`` the two directions in turn, see ``alternating``), then act.
 
     ``keys`` names the up, down, left, right and act keys, in that order.
     """
@@ -85,7 +87,8 @@ def keys_for(
     out: list[str] = []
     at = start
     for cell in plan:
-        out += [names[step] for step in moves(at, cell, wrap, size)]
+        steps = moves(at, cell, wrap, size)
+        out += [names[step] for step in (alternating(steps) if alternate else steps)]
         out.append(keys[4])
         at = cell
     return "".join(out)

@@ -33,6 +33,7 @@ def test_presses_count_steps_and_actions():
 
 def test_keys_move_rows_then_columns_then_act():
     assert keys_for([(2, 3), (2, 1)]) == "app oo "
+    assert keys_for([(3, 4), (1, 1)], alternate=True) == "papap oqoqo "
     assert keys_for([(1, 2)], start=(1, 1), keys="UDLRX") == "RX"
     assert keys_for([(6, 10)], wrap=True) == "qo "
     assert keys_for([(6, 10)], wrap=False) == "a" * 5 + "p" * 9 + " "
