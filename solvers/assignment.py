@@ -93,7 +93,7 @@ class Assignment:
         for c in self.cols:
             unused[c] = True
         # No column's reduced cost from any row is below its cost less ``lift``.
-        lift = max((pot_col[c] for c in self.cols), default=0)
+        lift = max(map(pot_col.__getitem__, self.cols), default=0)
         limit = far if cap is None or cap <= 0 else cap
         heap: list[tuple[int, bool, int]] = []
         used: list[int] = []

@@ -141,6 +141,8 @@ class Orientations(Rules):
     def front(self, placed: int, kept: int, fit: int, v: int) -> int:
         if placed >> v & 1 or kept >> v & 1:
             return 0
+        if self.single:
+            return 0 if self.parents[0][v] & ~placed else 1
         return self._up(placed, fit, v)
 
     def first_ok(self, v: int) -> bool:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import heapq
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import count
@@ -30,6 +31,9 @@ from solvers.assignment import INFINITE, Assignment
 from solvers.precedence import Rules
 
 FORWARD, BACKWARD = "forward", "backward"
+# A search with a deadline looks at the clock after this many partial plans leave the
+# queue (expanded, repaired or skipped): a repair that pushes a plan back costs no pop.
+CLOCK_EVERY = 32
 Chain = tuple | None  # a linked list of stones: (stone, rest) or None
 
 
@@ -95,12 +99,20 @@ class Frontier:
         self.done = False
         self.nodes = 0
 
-    def run(self, pops: int) -> None:
-        """Take up to ``pops`` partial plans out of the queue (fewer if it finishes)."""
+    def run(self, pops: int, deadline: float | None = None) -> None:
+        """Take up to ``pops`` partial plans out of the queue (fewer if it finishes or
+        the clock passes ``deadline``, a ``time.perf_counter()`` reading)."""
         heap, cost, rules, _n, full = self.heap, self.cost, self.rules, self.n, self.full
         best, seen, tie = self.best, self.seen, self.tie
         forward = self.direction == FORWARD
+        clock = CLOCK_EVERY
         while pops > 0:
+            if deadline is not None:
+                clock -= 1
+                if not clock:
+                    if time.perf_counter() > deadline:
+                        return
+                    clock = CLOCK_EVERY
             if not heap:
                 self._finish()
                 return
@@ -245,13 +257,16 @@ class Prober:
         self.dives = 0
         self.nodes = 0
 
-    def run(self, limit: int, budget: int) -> list[int] | None:
-        """Dive until a plan of at most ``limit`` presses turns up or ``budget`` nodes
-        are spent; the plan (stone numbers, first move first) or None."""
+    def run(self, limit: int, budget: int, deadline: float | None = None) -> list[int] | None:
+        """Dive until a plan of at most ``limit`` presses turns up, ``budget`` nodes are
+        spent or, between dives, the clock has passed ``deadline``; the plan (stone
+        numbers, first move first) or None."""
         if self.rules.n + self.root.value > limit:
             return None  # below the root's own bound: no plan at all
         spent = 0
         while spent < budget:
+            if deadline is not None and spent and time.perf_counter() > deadline:
+                return None
             rng = random.Random(self.dives)
             backward = self.dives % 2 == 1
             self.dives += 1

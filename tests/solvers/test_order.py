@@ -1,3 +1,4 @@
+import gc
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,15 @@ from solvers.numbered import Numbered
 from solvers.order import fewest_presses, keys_for, presses_of
 from solvers.planner import Unsolvable, solutions, verify
 from solvers.precedence import ForwardRule, Orientations
-from solvers.sequence import BACKWARD, FORWARD, Frontier, Incumbent, Prober, cost_matrix
+from solvers.sequence import (
+    BACKWARD,
+    CLOCK_EVERY,
+    FORWARD,
+    Frontier,
+    Incumbent,
+    Prober,
+    cost_matrix,
+)
 from solvers.stones import stone_graph
 from solvers.tour import Tour
 from tests.solvers.solver_brute_force import plans, presses
@@ -199,3 +208,70 @@ def test_dives_reach_the_proven_fewest_presses_of_the_first_game_levels(level):
     plan = tuple(stones.cells[v] for v in found)
     verify(level.board, plan)
     assert presses_of(plan) == presses
+
+
+def _level(number):
+    return load_level_list(LEVELS_FILE)[number - 1]
+
+
+@pytest.mark.parametrize("direction", [FORWARD, BACKWARD])
+def test_a_search_stops_soon_after_its_deadline(direction):
+    # Level 50 needs thousands of partial plans; past its deadline a search takes out
+    # at most CLOCK_EVERY of them, however many it was told to take.
+    target = _level(50).board
+    stones = Numbered(stone_graph(target))
+    rules = Orientations(stones, list(solutions(target)))
+    tour = Tour(stones, (1, 1), False)
+    matrix = cost_matrix(rules, tour.dist, tour.from_start)
+    n = stones.n
+    root = Assignment(matrix, [n, *range(n)], [*range(n), n])
+    first = fewest_presses(target, budget_s=0)
+    searches = []
+    for deadline in (0.0, None):
+        best = Incumbent([stones.index[c] for c in first.plan], first.presses)
+        search = Frontier(rules, matrix, root, direction, best)
+        search.run(4 * CLOCK_EVERY, deadline)
+        searches.append(search)
+    late, free = searches
+    assert late.nodes <= CLOCK_EVERY and not late.done
+    assert free.nodes == 4 * CLOCK_EVERY
+
+
+def test_dives_stop_after_one_once_the_deadline_has_passed():
+    # On level 50 no dive of the first few finds its 124-press plan.
+    presses = int(_level(50).meta["presses"])
+    _, free = _prober(_level(50).board)
+    assert free.run(presses, 3000) is None and free.dives > 1
+    _, late = _prober(_level(50).board)
+    assert late.run(presses, 3000, deadline=0.0) is None and late.dives == 1
+
+
+def test_time_kept_back_for_after_the_search_moves_the_deadline():
+    budget = order._Budget(60.0, None)
+    assert not budget.spent(0)
+    budget.reserve = 61.0
+    assert budget.spent(0)
+    assert order._Budget(None, 5).deadline is None
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_garbage_collector_is_paused_for_the_search_and_then_restored(monkeypatch, enabled):
+    during = []
+    search = order._fewest_presses
+
+    def watched(*args):
+        during.append(gc.isenabled())
+        return search(*args)
+
+    monkeypatch.setattr(order, "_fewest_presses", watched)
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        fewest_presses(parse_level(LEVEL_2))
+        assert gc.isenabled() == enabled
+        with pytest.raises(Unsolvable):
+            fewest_presses(Board.from_rows(["11"]))
+        assert gc.isenabled() == enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert during == [False, False]
