@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
-import threading
 import time
 from pathlib import Path
 
@@ -22,10 +19,10 @@ from Xlib import XK, X
 from Xlib.ext import xtest
 
 from bot.faults.folder_check import check_folder
-from bot.profile import REPO_ROOT
 from bot.recording.events import read_events
 from bot.rzx import frame_count
 from bot.xserver import open_display
+from tests.bot.bot_process import bot_process
 
 pytestmark = pytest.mark.fuse
 
@@ -42,27 +39,10 @@ def keys_down(dpy, ignore: int = 0) -> set[int]:
 def bot(xserver, tmp_path):
     """``logo-bot walkthrough`` in a subprocess, stopped by PID whatever happens; a
     watchdog kills it if it hangs (a hung bot holding an X grab would hang the test)."""
-    command = [sys.executable, "-m", "bot.cli", "walkthrough", "--levels", "1-3"]
-    command += ["--speed", "200", "--display", xserver.display, "--video-dir", str(tmp_path)]
-    command += ["--set", "timing.hold_ms={ 200 = 300 }", "--abort-key", "F12"]
-    process = subprocess.Popen(
-        command,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=REPO_ROOT,
-        # a shell's background job ignores SIGINT, and its children would inherit that
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    watchdog = threading.Timer(120, process.kill)
-    watchdog.start()
-    try:
+    args = ["walkthrough", "--levels", "1-3", "--speed", "200", "--display", xserver.display]
+    args += ["--video-dir", str(tmp_path), "--set", "timing.hold_ms={ 200 = 300 }"]
+    with bot_process([*args, "--abort-key", "F12"]) as process:
         yield process
-    finally:
-        watchdog.cancel()
-        if process.poll() is None:
-            process.kill()
-        process.wait()
-        process.stderr.close()
 
 
 def wait_for_a_held_key_mid_level(dpy, root: Path, process) -> None:

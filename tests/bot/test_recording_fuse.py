@@ -7,8 +7,6 @@ import os
 import re
 import shutil
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -25,6 +23,7 @@ from bot.rzx import frame_count
 from bot.session import Session, SessionOptions
 from bot.video import probe
 from solvers.levels import load_level_list
+from tests.bot.bot_process import bot_process
 
 pytestmark = pytest.mark.fuse
 
@@ -181,17 +180,8 @@ def test_runs_lists_the_run_and_bad_names_exit_2(recorded, capsys):
 
 def test_ctrl_c_mid_level_leaves_a_complete_aborted_folder(xserver, tmp_path):
     root = tmp_path / "runs"
-    command = [sys.executable, "-m", "bot.cli", "walkthrough", "--levels", "1-10"]
-    command += ["--speed", "200", "--display", xserver.display, "--video-dir", str(root)]
-    process = subprocess.Popen(
-        command,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=REPO_ROOT,
-        # a shell's background job ignores SIGINT, and its children would inherit that
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    try:
+    args = ["walkthrough", "--levels", "1-10", "--speed", "200", "--display", xserver.display]
+    with bot_process([*args, "--video-dir", str(root)], watchdog_s=180) as process:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             events = root.glob("*/events.jsonl")
@@ -204,10 +194,6 @@ def test_ctrl_c_mid_level_leaves_a_complete_aborted_folder(xserver, tmp_path):
         time.sleep(0.3)  # in the middle of level 2
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=60)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
     assert process.returncode == 130, err
     (folder,) = list_runs(root)
     run = check_schemas(folder.path)
