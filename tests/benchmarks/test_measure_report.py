@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from benchmarks.measure import Answer, Contender, Tally, measure
+import gc
+
+from benchmarks import measure as measure_module
+from benchmarks.measure import REPEATS, Answer, Contender, Tally, measure, timed
 from benchmarks.report import ms, ratio, spread, table
 from solvers.board import Board
 
@@ -67,3 +70,24 @@ def test_table_pads_and_aligns():
         "a     10  x",
         "bbb    2  yy",
     ]
+
+
+def test_timing_collects_garbage_once_and_holds_the_collector_off_during_each_call(monkeypatch):
+    # A collection before each call would walk every loaded object and evict the CPU
+    # caches just before the call is timed.
+    collections, during = [], []
+    monkeypatch.setattr(measure_module.gc, "collect", lambda: collections.append(1))
+
+    def run(target: Board) -> Answer:
+        during.append(gc.isenabled())
+        return Answer(True, ((1, 2), (1, 1)))
+
+    was = gc.isenabled()
+    gc.enable()
+    try:
+        answer, seconds = timed(run, SOLVABLE)
+        assert gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert answer.plan == ((1, 2), (1, 1)) and seconds >= 0
+    assert collections == [1] and during == [False] * REPEATS
