@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from solvers.board import MAX_VALUE, Cell
 from solvers.numbered import Numbered
 from solvers.residual import Completion
+from solvers.stones import bits
 
 Move = tuple[int, int]  # (stone, the solutions still followed)
 
@@ -92,14 +93,6 @@ class Orientations(Rules):
         self.single = len(plans) == 1
         self._never: list[int] | None = None
 
-    def _solutions(self, fit: int) -> list[int]:
-        out = []
-        while fit:
-            low = fit & -fit
-            out.append(low.bit_length() - 1)
-            fit ^= low
-        return out
-
     def fronts(self, placed: int, kept: int, fit: int) -> list[Move]:
         n = self.n
         left = ((1 << n) - 1) & ~placed & ~kept
@@ -123,20 +116,18 @@ class Orientations(Rules):
         out = []
         for v in range(n):
             if left >> v & 1:
-                still = 0
-                for s in self._solutions(fit):
-                    if not self.children[s][v] & ~kept:
-                        still |= 1 << s
+                still = self._down(kept, fit, v)
                 if still:
                     out.append((v, still))
         return out
 
     def _up(self, placed: int, fit: int, v: int) -> int:
-        still = 0
-        for s in self._solutions(fit):
-            if not self.parents[s][v] & ~placed:
-                still |= 1 << s
-        return still
+        """The solutions of ``fit`` in which every parent of ``v`` is ``placed``."""
+        return _following(self.parents, placed, fit, v)
+
+    def _down(self, kept: int, fit: int, v: int) -> int:
+        """The solutions of ``fit`` in which every child of ``v`` is ``kept``."""
+        return _following(self.children, kept, fit, v)
 
     def front(self, placed: int, kept: int, fit: int, v: int) -> int:
         if placed >> v & 1 or kept >> v & 1:
@@ -243,6 +234,15 @@ class ForwardRule(Rules):
         for i, v in enumerate(order):
             when[v] = i
         return [sum(1 << u for u in self.nbrs[v] if when[u] < when[v]) for v in range(self.n)]
+
+
+def _following(sides: list[list[int]], done: int, fit: int, v: int) -> int:
+    """The solutions of ``fit`` whose ``sides`` mask of ``v`` lies within ``done``."""
+    still = 0
+    for s in bits(fit):
+        if not sides[s][v] & ~done:
+            still |= 1 << s
+    return still
 
 
 def _closure(step: list[int], order: list[int]) -> list[int]:

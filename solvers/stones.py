@@ -90,6 +90,16 @@ def mask_of(lanes: bytes, digits: bytes = _DIGITS) -> int:
     return int(lanes[::-1].translate(digits), 2) if lanes else 0
 
 
+def bits(mask: int) -> list[int]:
+    """The numbers of the bits set in ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 class StoneGraph:
     """The stones of ``board``, named by their positions on the padded grid.
 
@@ -217,15 +227,8 @@ class StoneGraph:
     def ambiguous(self, v: int) -> bool:
         return self.cluster_of[v] >= 0
 
-    @staticmethod
-    def stones_in(mask: int) -> list[int]:
-        """The stones of ``mask``, lowest position first."""
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(low.bit_length() - 1)
-            mask ^= low
-        return out
+    # The stones of a mask, lowest position first.
+    stones_in = staticmethod(bits)
 
     def spread(self, mask: int) -> int:
         """``mask`` and every grid neighbour of it (within the padded grid)."""
