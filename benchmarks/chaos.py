@@ -25,14 +25,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.commands.common import level_range
-from bot.faults.chaos import FaultPlan
-from bot.faults.folder_check import check_folder
-from bot.faults.harness import Outcome, play
-from bot.faults.keys import KeyFaults
+from bot.fuse.session import SessionOptions
+from bot.play.progress import Progress, clock
 from bot.profile import Profile, load_profile
-from bot.progress import Progress, clock
 from bot.recording.recording import RecordOptions
-from bot.session import SessionOptions
+from faults.chaos import FaultPlan
+from faults.folder_check import check_folder
+from faults.harness import Outcome, play
+from faults.lossy_keys import KeyFaults
 from game.layout import load_layout
 from solvers.levels import load_level_list
 

@@ -25,13 +25,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.cli import main as logo_bot
 from bot.commands.common import level_range
-from bot.env import LogoEnv
+from bot.fuse.session import Session, SessionOptions
+from bot.play.env import LogoEnv
+from bot.play.unattended import Walkthrough
 from bot.profile import load_profile
 from bot.recording.folder import list_runs
-from bot.session import Session, SessionOptions
-from bot.video import probe
-from bot.walkthrough import Walkthrough
-from bot.xserver import XServer
+from bot.recording.video import probe
+from bot.x11.display import XServer
 
 
 def reference(display: str, first: int, last: int, speed: int) -> float:

@@ -27,11 +27,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.commands.common import level_range
-from bot.env import LogoEnv
+from bot.fuse.session import FRAME_S, Session, SessionOptions
+from bot.play.env import LogoEnv
+from bot.play.progress import Progress, clock
+from bot.play.unattended import RunReport, Walkthrough
 from bot.profile import Profile, load_profile
-from bot.progress import Progress, clock
-from bot.session import FRAME_S, Session, SessionOptions
-from bot.walkthrough import RunReport, Walkthrough
 from game.layout import load_layout
 from solvers.board import Cell
 from solvers.cursor import keys_for

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-from bot.errors import BotError
+from bot.errors import BotError, Exit, exit_codes_help
 
 COMMANDS = {
     "walkthrough": "play a range of levels (all 100 by default) unattended",
@@ -30,13 +30,15 @@ Run 'logo-bot COMMAND --help' for a command's options. Examples:
   logo-bot level 94 --display :0         watch level 94 on your own screen
   logo-bot replay last --level 2         level 2 of the latest run, again
   logo-bot walkthrough --tape LOGO.TAP --profile logo-part1
+
+{exit_codes}
 """
 
 
 def usage() -> str:
     width = max(len(c) for c in COMMANDS)
     lines = [f"  {name.ljust(width)}  {text}" for name, text in COMMANDS.items()]
-    return USAGE.format(commands="\n".join(lines))
+    return USAGE.format(commands="\n".join(lines), exit_codes=exit_codes_help())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt as exc:
         how = str(exc) or "stopped by Ctrl-C"
         print(f"\nlogo-bot {command}: {how}; every key released, Fuse stopped", file=sys.stderr)
-        return 130
+        return Exit.STOPPED
 
 
 if __name__ == "__main__":

@@ -1,15 +1,53 @@
-"""The one error type the bot raises for things a user can fix, and its exit codes."""
+"""Every error the bot raises for things a user can fix, and the one table of exit codes.
+
+Commands turn a ``BotError`` into its ``exit_code`` and print ``str(error)`` without a
+traceback; ``EXIT_CODES`` is what ``logo-bot --help`` and the README list.
+"""
 
 from __future__ import annotations
 
+from enum import IntEnum
+from typing import Any
+
+
+class Exit(IntEnum):
+    """logo-bot's exit statuses."""
+
+    OK = 0
+    FAILED = 1
+    USAGE = 2
+    INPUT = 3
+    DISPLAY = 4
+    FUSE = 5
+    FOCUS = 6
+    UNREADABLE = 7
+    GAVE_UP = 8
+    STOPPED = 130
+
+
+EXIT_CODES: dict[Exit, str] = {
+    Exit.OK: "done: every level asked for was played",
+    Exit.FAILED: "not every level was done (run.json says which), or another failure",
+    Exit.USAGE: "usage: arguments that do not make sense (a level out of range, an unknown code)",
+    Exit.INPUT: "input: a missing or bad ROM, tape, snapshot, level file, profile or screenshot",
+    Exit.DISPLAY: "display: no X display to use (none set, cannot be opened, Wayland, no Xvfb)",
+    Exit.FUSE: "Fuse: missing, would not start, or died; or a tool its files need (fmfconv)",
+    Exit.FOCUS: "focus: Fuse lost the keyboard focus and did not get it back",
+    Exit.UNREADABLE: "unreadable: the screen is not the game the profile describes",
+    Exit.GAVE_UP: "gave up: a level or the menus failed --max-attempts times in a row",
+    Exit.STOPPED: "stopped: Ctrl-C, SIGTERM or the abort key",
+}
+
+
+def exit_codes_help() -> str:
+    """The exit-code table as lines for ``--help``."""
+    return "exit status:\n" + "\n".join(f"  {int(c):>3}  {text}" for c, text in EXIT_CODES.items())
+
 
 class BotError(Exception):
-    """A failure with a message that says what happened and what to do.
+    """A failure with a message that says what happened and what to do."""
 
-    Commands turn it into ``exit_code`` and print ``str(error)`` without a traceback.
-    """
-
-    exit_code = 3
+    exit_code: Exit = Exit.FAILED
 
     def __init__(self, message: str, *, hint: str | None = None) -> None:
         self.message = message
@@ -20,22 +58,88 @@ class BotError(Exception):
 class UsageError(BotError):
     """Arguments that do not make sense (a level out of range, an unknown code)."""
 
-    exit_code = 2
+    exit_code = Exit.USAGE
+
+
+class InputError(BotError):
+    """A file the user gave or named that is missing or wrong: ROM, tape, snapshot, level
+    file, profile, font, screenshot or recording."""
+
+    exit_code = Exit.INPUT
+
+
+class ProfileError(InputError):
+    """A calibration profile (or a ``--set`` of it) that cannot be used."""
+
+
+class RzxError(InputError):
+    """An RZX input recording that cannot be read or cut."""
 
 
 class DisplayError(BotError):
-    """No usable X display (none set, cannot be opened, Wayland, no Xvfb)."""
+    """No usable X display (none set, cannot be opened, Wayland, no Xvfb, no XTEST)."""
 
-    exit_code = 4
+    exit_code = Exit.DISPLAY
 
 
 class EmulatorError(BotError):
     """Fuse is missing, would not start, or died."""
 
-    exit_code = 5
+    exit_code = Exit.FUSE
+
+
+class MovieError(EmulatorError):
+    """Fuse's movie (FMF) could not be decoded (fmfconv missing or failing)."""
+
+
+class VideoError(EmulatorError):
+    """No way to write the MP4 (ffmpeg and OpenCV both missing or failing)."""
 
 
 class FocusLost(BotError):
     """The Fuse window does not have input focus, so no key may be sent."""
 
-    exit_code = 6
+    exit_code = Exit.FOCUS
+
+
+class Unreadable(BotError):
+    """A frame the bot cannot read; ``reason`` says what did not fit."""
+
+    exit_code = Exit.UNREADABLE
+
+    def __init__(self, reason: str, cell: Any = None) -> None:
+        self.reason = reason
+        self.cell = cell
+        super().__init__(reason)
+
+
+class LevelFailed(BotError):
+    """A level the bot could not finish; ``reason`` says why in words."""
+
+    exit_code = Exit.GAVE_UP
+
+    def __init__(self, reason: str, obs: Any = None) -> None:
+        self.reason = reason
+        self.obs = obs
+        super().__init__(reason)
+
+
+class LevelGone(LevelFailed):
+    """The level left the screen while it was being played; ``screen`` names what shows
+    instead (``time_up``, ``game_over``, ...), or is None when it is no known screen."""
+
+    def __init__(self, reason: str, obs: Any, screen: str | None) -> None:
+        super().__init__(reason, obs)
+        self.screen = screen
+
+
+class MenuFailed(BotError):
+    """The menus did not reach the level asked for."""
+
+    exit_code = Exit.GAVE_UP
+
+
+class GaveUp(BotError):
+    """A level failed ``--max-attempts`` times in a row, or the game never showed."""
+
+    exit_code = Exit.GAVE_UP

@@ -7,23 +7,20 @@ The settings layer is: the profile file, then ``--set key.path=value`` overrides
 from __future__ import annotations
 
 import copy
+import json
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.errors import BotError
+import tomli_w
+
+from bot.errors import ProfileError, UsageError
 from calibration import profile_names, profile_path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 RGB = tuple[int, int, int]
 Point = tuple[int, int]
-
-
-class ProfileError(BotError):
-    """A profile that is missing, malformed, or overridden with a bad value."""
-
-    exit_code = 2
 
 
 @dataclass(frozen=True)
@@ -155,28 +152,58 @@ def load_raw(name_or_path: str) -> tuple[dict[str, Any], Path]:
         raise ProfileError(f"the profile {path} is not valid TOML: {exc}") from None
 
 
+OPEN_TABLES = ("codes",)  # tables of the user's own entries: any key may be added
+
+
+def parse_value(text: str, like: Any = None) -> Any:
+    """``text`` as a TOML value; a bare word is a string. ``like`` (the setting's value
+    now) fixes the type: a string setting takes the text as it is written."""
+    text = text.strip()
+    try:
+        value = tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        value = text
+    if isinstance(like, str):
+        return value if isinstance(value, str) else text
+    if like is None or isinstance(like, dict):
+        return value
+    kinds = (
+        (int, float)
+        if isinstance(like, int | float) and not isinstance(like, bool)
+        else (type(like),)
+    )
+    if isinstance(value, bool) != isinstance(like, bool) or not isinstance(value, kinds):
+        words = {bool: "true or false", int: "a number", float: "a number", list: "a [list]"}
+        raise UsageError(
+            f"{text!r} is not a value this setting takes",
+            hint=f"give {words.get(type(like), 'a value like it')} (it is {json.dumps(like)} now)",
+        )
+    return value
+
+
 def apply_override(data: dict[str, Any], assignment: str) -> None:
-    """Apply one ``key.path=value`` override in place (value parsed as TOML)."""
+    """Apply one ``key.path=value`` override in place (the value parsed as TOML)."""
     key, sep, text = assignment.partition("=")
     if not sep or not key.strip():
-        raise ProfileError(f"--set expects key.path=value, got {assignment!r}")
-    try:
-        value = tomllib.loads(f"v = {text.strip()}")["v"]
-    except tomllib.TOMLDecodeError:
-        value = text.strip()
+        raise UsageError(f"--set expects key.path=value, got {assignment!r}")
     node = data
     parts = key.strip().split(".")
     for part in parts[:-1]:
         child = node.get(part)
         if not isinstance(child, dict):
-            raise ProfileError(f"--set {key}: there is no settings table {part!r}")
+            raise UsageError(f"--set {key}: there is no settings table {part!r}")
         node = child
-    if parts[-1] not in node:
-        raise ProfileError(
+    name = parts[-1]
+    open_table = not node or (len(parts) == 2 and parts[0] in OPEN_TABLES)
+    if name not in node and not open_table:
+        raise UsageError(
             f"--set {key}: no such setting",
             hint=f"settings here: {', '.join(sorted(node))} (see --show-config)",
         )
-    node[parts[-1]] = value
+    try:
+        node[name] = parse_value(text, node.get(name))
+    except UsageError as exc:
+        raise UsageError(f"--set {key}: {exc.message}", hint=exc.hint) from None
 
 
 def load_profile(name_or_path: str = "practice", overrides: list[str] | tuple = ()) -> Profile:
@@ -189,6 +216,12 @@ def load_profile(name_or_path: str = "practice", overrides: list[str] | tuple = 
         return _build(data, path)
     except (KeyError, TypeError, ValueError) as exc:
         raise ProfileError(f"the profile {path} is incomplete or wrong: {exc!r}") from None
+
+
+def _flag(value: Any, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be true or false, not {value!r}")
+    return value
 
 
 def _point(value: Any) -> Point:
@@ -236,13 +269,21 @@ def _build(data: dict[str, Any], path: Path) -> Profile:
             if colour not in colours:
                 raise ValueError(f"value {value} uses colour {colour!r}, not in [palette]")
     k = data["keys"]
-    keys = Keys(k["up"], k["down"], k["left"], k["right"], k["act"], k["reset"], bool(k["wrap"]))
+    keys = Keys(
+        k["up"],
+        k["down"],
+        k["left"],
+        k["right"],
+        k["act"],
+        k["reset"],
+        _flag(k["wrap"], "keys.wrap"),
+    )
     t = data["timing"]
     timing = Timing(
         hold_ms={int(s): float(v) for s, v in t["hold_ms"].items()},
         gap_ms={int(s): float(v) for s, v in t["gap_ms"].items()},
         settle_frames=int(t["settle_frames"]),
-        rollover=bool(t.get("rollover", False)),
+        rollover=_flag(t.get("rollover", False), "timing.rollover"),
     )
     s = data["start"]
     start = Start(tuple(s["sequence"]), tuple(s["code"]), float(s["loaded_wait"]), str(s["name"]))
@@ -280,35 +321,6 @@ def _build(data: dict[str, Any], path: Path) -> Profile:
 
 
 def show_config(profile: Profile) -> str:
-    """The merged settings as TOML-like text (what ``--show-config`` prints)."""
-    lines: list[str] = [f"# profile {profile.name} from {profile.path}"]
-
-    def emit(table: dict[str, Any], prefix: str) -> None:
-        def nested(v: Any) -> bool:
-            return isinstance(v, dict) and (
-                not prefix or any(isinstance(x, dict) for x in v.values())
-            )
-
-        inline = {k: v for k, v in table.items() if not nested(v)}
-        if prefix and (inline or not table):
-            lines.append(f"\n[{prefix}]")
-        for key, value in inline.items():
-            lines.append(f"{key} = {_toml(value)}")
-        for key, value in table.items():
-            if nested(value):
-                emit(value, f"{prefix}.{key}" if prefix else key)
-
-    emit(profile.data, "")
-    return "\n".join(lines) + "\n"
-
-
-def _toml(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    return str(value)
+    """The merged settings as TOML (what ``--show-config`` prints; run.json reads it back)."""
+    header = f"# profile {profile.name!r} from {str(profile.path)!r}\n"
+    return header + tomli_w.dumps(profile.data)

@@ -6,7 +6,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from bot.annotate import save_annotated
 from bot.commands.common import (
     add_game_options,
     add_output_options,
@@ -15,8 +14,10 @@ from bot.commands.common import (
     setup_logging,
 )
 from bot.commands.show import add_source_options, describe, source_frame, text
-from bot.locate import locate
-from bot.vision import Vision
+from bot.errors import exit_codes_help
+from bot.see.annotate import save_annotated
+from bot.see.locate import locate
+from bot.see.vision import Vision
 
 
 def parser() -> argparse.ArgumentParser:
@@ -28,7 +29,7 @@ def parser() -> argparse.ArgumentParser:
         "outlined and labelled. Use it with your own tape to adjust the logo-part1 profile.",
         epilog="examples:\n"
         "  logo-bot calibrate --screenshot desktop.png --profile logo-part1\n"
-        "  logo-bot calibrate --launch --headless --out check.png",
+        "  logo-bot calibrate --launch --headless --out check.png" + "\n\n" + exit_codes_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_source_options(p)

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.errors import UsageError
+from bot.fuse.session import SessionOptions
 from bot.profile import Profile, load_profile, show_config
-from bot.session import SessionOptions
 
 if TYPE_CHECKING:
     from bot.recording.recording import Recording

@@ -13,6 +13,7 @@ from bot.commands.common import (
     add_recording_options,
     add_safety_options,
 )
+from bot.errors import exit_codes_help
 
 
 def parser() -> argparse.ArgumentParser:
@@ -20,7 +21,9 @@ def parser() -> argparse.ArgumentParser:
         prog="logo-bot level",
         description="Play level N alone: the game is entered with the nearest code at or "
         "below N and the levels between are played on the way.",
-        epilog="example:\n  logo-bot level 94 --display :0   watch the full-board level",
+        epilog="example:\n  logo-bot level 94 --display :0   watch the full-board level"
+        + "\n\n"
+        + exit_codes_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("number", type=int, help="the level to play (1-100)")

@@ -10,16 +10,16 @@ from pathlib import Path
 from typing import Any
 
 from bot.commands.common import add_output_options, setup_logging
-from bot.errors import BotError, UsageError
+from bot.errors import BotError, UsageError, exit_codes_help
+from bot.fuse.session import Segment
 from bot.profile import load_profile
 from bot.recording.encode import encode
 from bot.recording.events import read_events
 from bot.recording.folder import RunFolder, default_root, find_run
-from bot.replay import compare_movies, play
-from bot.rzx import cut, frame_count, truncate
-from bot.session import Segment
-from bot.vision import Vision
-from bot.xserver import XServer
+from bot.recording.playback import compare_movies, play
+from bot.recording.rzx import cut, frame_count, truncate
+from bot.see.vision import Vision
+from bot.x11.display import XServer
 from solvers.board import Board
 
 LEAD_IN = 50  # frames shown before a level appears (one emulated second)
@@ -46,7 +46,7 @@ def parser() -> argparse.ArgumentParser:
         "  logo-bot replay last                       watch the latest run on your display\n"
         "  logo-bot replay last --level 2 --speed 50  level 2 in slow motion\n"
         "  logo-bot replay RUN --headless             write RUN/replay.mp4 (no display)\n"
-        "  logo-bot replay RUN --level 7 --video l7.mp4 --headless",
+        "  logo-bot replay RUN --level 7 --video l7.mp4 --headless" + "\n\n" + exit_codes_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("run", metavar="RUN", help="the run to replay")

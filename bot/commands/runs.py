@@ -10,7 +10,7 @@ from pathlib import Path
 
 from bot.commands.common import add_output_options, setup_logging
 from bot.errors import UsageError
-from bot.progress import clock
+from bot.play.progress import clock
 from bot.recording.folder import default_root, list_runs
 
 

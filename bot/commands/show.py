@@ -17,10 +17,16 @@ from bot.commands.common import (
     session_options,
     setup_logging,
 )
-from bot.errors import BotError
+from bot.errors import (
+    DisplayError,
+    EmulatorError,
+    InputError,
+    Unreadable,
+    exit_codes_help,
+)
 from bot.profile import Profile
-from bot.screens import ScreenReader
-from bot.vision import Unreadable, Vision
+from bot.see.screens import ScreenReader
+from bot.see.vision import Vision
 
 
 def parser() -> argparse.ArgumentParser:
@@ -33,7 +39,7 @@ def parser() -> argparse.ArgumentParser:
         epilog="examples:\n"
         "  logo-bot show --screenshot frame.png\n"
         "  logo-bot show                    the Fuse window on $DISPLAY\n"
-        "  logo-bot show --launch --level 6 --headless",
+        "  logo-bot show --launch --level 6 --headless" + "\n\n" + exit_codes_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_source_options(p)
@@ -68,9 +74,9 @@ def load_png(path: Path) -> np.ndarray:
         with Image.open(path) as image:
             return np.asarray(image.convert("RGB"))
     except FileNotFoundError:
-        raise BotError(f"no such screenshot: {path}") from None
+        raise InputError(f"no such screenshot: {path}") from None
     except (UnidentifiedImageError, OSError) as exc:
-        raise BotError(f"{path} is not an image: {exc}") from None
+        raise InputError(f"{path} is not an image: {exc}") from None
 
 
 def describe(profile: Profile, frame: np.ndarray) -> dict[str, object]:
@@ -151,19 +157,19 @@ def live_frame(args: argparse.Namespace) -> np.ndarray:
     """A frame of the one Fuse window already open on the display."""
     import os
 
-    from bot.screen import open_grabber
-    from bot.window import find_fuse_window, fuse_windows
-    from bot.xserver import open_display
+    from bot.x11.display import open_display
+    from bot.x11.grab import open_grabber
+    from bot.x11.window import find_fuse_window, fuse_windows
 
     display = args.display or os.environ.get("DISPLAY")
     if not display:
-        raise BotError("no display to look at", hint="use --screenshot PNG or --launch")
+        raise DisplayError("no display to look at", hint="use --screenshot PNG or --launch")
     dpy = open_display(display)
     try:
         window = find_fuse_window(dpy)
         if window is None:
             count = len(fuse_windows(dpy))
-            raise BotError(
+            raise EmulatorError(
                 f"{'no' if count == 0 else count} Fuse windows on {display}",
                 hint="start Fuse with the game, or use --launch or --screenshot",
             )
@@ -175,9 +181,9 @@ def live_frame(args: argparse.Namespace) -> np.ndarray:
 
 
 def launched_frame(args: argparse.Namespace, profile: Profile) -> np.ndarray:
-    from bot.env import LogoEnv
-    from bot.session import Session
-    from bot.walkthrough import Walkthrough
+    from bot.fuse.session import Session
+    from bot.play.env import LogoEnv
+    from bot.play.unattended import Walkthrough
 
     with Session.open(profile, session_options(args)) as session:
         walk = Walkthrough(session, LogoEnv(session), profile, args.level, args.level, args.name)

@@ -6,9 +6,6 @@ import argparse
 import contextlib
 import sys
 
-from bot.abort import check_abort_key
-from bot.abort import guard as abort_guard
-from bot.codes import code_table, level_of_code
 from bot.commands.common import (
     add_game_options,
     add_output_options,
@@ -21,12 +18,15 @@ from bot.commands.common import (
     session_options,
     setup_logging,
 )
-from bot.env import EnvWrapper, LogoEnv
-from bot.errors import UsageError
+from bot.errors import Exit, UsageError, exit_codes_help
+from bot.fuse.session import Session, fuse_config
+from bot.play.codes import code_table, level_of_code
+from bot.play.env import EnvWrapper, LogoEnv
+from bot.play.progress import Progress, clock
+from bot.play.unattended import RunReport, Walkthrough
 from bot.profile import Profile
-from bot.progress import Progress, clock
-from bot.session import Session
-from bot.walkthrough import RunReport, Walkthrough
+from bot.x11.abort import check_abort_key
+from bot.x11.abort import guard as abort_guard
 
 
 def parser(prog: str = "logo-bot walkthrough") -> argparse.ArgumentParser:
@@ -39,7 +39,9 @@ def parser(prog: str = "logo-bot walkthrough") -> argparse.ArgumentParser:
         "  logo-bot walkthrough --levels 11-20 --speed 200\n"
         "  logo-bot walkthrough --from-code WORD      from the level a code opens\n"
         "  logo-bot walkthrough --tape LOGO.TAP --profile logo-part1\n"
-        "  logo-bot walkthrough --levels 1-10 --annotate   and then: logo-bot replay last",
+        "  logo-bot walkthrough --levels 1-10 --annotate   and then: logo-bot replay last"
+        + "\n\n"
+        + exit_codes_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
@@ -98,6 +100,7 @@ def run(args: argparse.Namespace, first: int | None = None, last: int | None = N
     abort_key = check_abort_key(args.abort_key or profile.abort_key, game_keys(profile))
     progress = Progress(last - first + 1)
     options = session_options(args)
+    fuse_config(profile, options).check_files()  # bad input leaves no run folder behind
     recording = recording_from(args, profile, args.mode, args.command)
     with contextlib.ExitStack() as stack:
         if recording is not None:
@@ -131,7 +134,7 @@ def run(args: argparse.Namespace, first: int | None = None, last: int | None = N
         progress.finish(summary(report))
         if recording is not None:
             progress.stream.write("writing the recording (video, run.json)...\n")
-    return 0 if report.status == "complete" else 1
+    return Exit.OK if report.status == "complete" else Exit.FAILED
 
 
 def game_keys(profile: Profile) -> set[str]:

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.errors import BotError
-from bot.movie import read_frames
+from bot.fuse.session import Segment
+from bot.recording.movie import read_frames
 from bot.recording.scan import LevelScanner, LevelSpan
-from bot.session import Segment
-from bot.video import VideoWriter, open_video
-from bot.vision import Vision
+from bot.recording.video import VideoWriter, open_video
+from bot.see.vision import Vision
 from solvers.board import Board
 
 log = logging.getLogger(__name__)

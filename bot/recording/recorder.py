@@ -9,14 +9,16 @@ each level and of every failure.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any
 
-from bot.annotate import save_annotated
-from bot.env import EnvWrapper, Expectation, LogoEnv, Observation, StepResult
-from bot.player import move_keys
+import numpy as np
+from PIL import Image
 
-if TYPE_CHECKING:
-    from bot.recording.recording import Recording
+from bot.play.env import EnvWrapper, Expectation, LogoEnv, Observation, StepResult
+from bot.play.player import move_keys
+from bot.recording.run_state import RunLog
+from bot.see.annotate import save_annotated
 
 READINGS = ("level_shown", "cursor", "board", "target", "screen")
 FAILURE_EVENTS = ("unreadable", "failure", "target_unsolvable", "correction", "level_gone")
@@ -28,13 +30,14 @@ def readings(obs: Observation) -> dict[str, Any]:
 
 
 class Recorder(EnvWrapper):
-    """Writes events, level pictures and failure pictures into a ``Recording``."""
+    """Writes events, level pictures and failure pictures through a ``RunLog``."""
 
     def __init__(
-        self, env: LogoEnv | EnvWrapper, recording: Recording, max_failure_pictures: int = 100
+        self, env: LogoEnv | EnvWrapper, recording: RunLog, max_failure_pictures: int = 100
     ) -> None:
         super().__init__(env)
         self.recording = recording
+        self.state = recording.state
         self.max_failure_pictures = max_failure_pictures
         self.last_obs: Observation | None = None
         self.level: int | None = None
@@ -79,11 +82,11 @@ class Recorder(EnvWrapper):
             self.level = data["level"]
             self.recording.level_started(self.level)
             if obs is not None:
-                self.recording.save_frame(self._level_dir() / "start.png", obs.frame)
+                save_frame(self._level_dir() / "start.png", obs.frame)
         elif event == "plan":
             self._write_plan(data)
         elif event == "level_done" and obs is not None:
-            self.recording.save_frame(self._level_dir() / "end.png", obs.frame)
+            save_frame(self._level_dir() / "end.png", obs.frame)
         if event in FAILURE_EVENTS and obs is not None:
             data["picture"] = self._failure_picture(event, data, obs)
         data.setdefault("level", self.level)
@@ -91,13 +94,13 @@ class Recorder(EnvWrapper):
 
     # -- files ------------------------------------------------------------------------------
     def _level_dir(self):
-        return self.recording.folder.level_dir(self.level or 0)
+        return self.state.folder.level_dir(self.level or 0)
 
     def _write_plan(self, data: dict[str, Any]) -> None:
         plan = list(data.get("plan", ()))
-        profile = self.recording.profile
+        profile = self.state.profile
         lines = [f"level {self.level}"]
-        target = self.recording.current_target
+        target = self.state.current_target
         if target is not None:
             lines += ["target:", *(f"  {row}" for row in str(target).splitlines())]
         lines.append(
@@ -106,14 +109,14 @@ class Recorder(EnvWrapper):
             f" {data.get('lower_bound')}), first move first:"
         )
         lines += [f"  {r} {c}" for r, c in plan]
-        at = self.recording.current_cursor
+        at = self.state.current_cursor
         if profile is not None and at is not None:
             grid, press = profile.geometry.board, []
             for cell in plan:
                 press += [*move_keys(profile.keys, at, tuple(cell), grid.rows, grid.cols)]
                 press.append(profile.keys.act)
                 at = tuple(cell)
-            lines.append(f"keys from the cursor at {self.recording.current_cursor}:")
+            lines.append(f"keys from the cursor at {self.state.current_cursor}:")
             lines.append("  " + " ".join(press))
         path = self._level_dir() / "plan.txt"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -127,8 +130,14 @@ class Recorder(EnvWrapper):
         kind = data.get("kind") or data.get("what")
         if kind:
             name += f"-{kind}"
-        path = self.recording.folder.failures / f"{name}.png"
+        path = self.state.folder.failures / f"{name}.png"
         detail = ", ".join(f"{k}={v}" for k, v in data.items() if k not in ("level", "board"))
         notes = [f"level {self.level}: {event}" + (f" ({detail})" if detail else "")]
         save_annotated(path, obs.frame, obs.vision, notes)
-        return str(path.relative_to(self.recording.folder.path))
+        return str(path.relative_to(self.state.folder.path))
+
+
+def save_frame(path: Path, frame: np.ndarray) -> None:
+    """``frame`` as a PNG at ``path``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.fromarray(frame).save(path)

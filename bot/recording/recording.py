@@ -15,43 +15,24 @@ import signal
 import sys
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from bot.env import LogoEnv, Observation
 from bot.errors import BotError
+from bot.fuse.session import Session, SessionOptions
+from bot.play.env import LogoEnv, Observation
 from bot.profile import Profile
 from bot.recording.encode import Encoded, encode
 from bot.recording.events import EventLog
 from bot.recording.folder import RunFolder
 from bot.recording.recorder import Recorder
+from bot.recording.run_state import LevelStart, RecordOptions, RunState
 from bot.recording.summary import build_summary
-from bot.session import Session, SessionOptions
-from bot.video import EMULATED_RATE
-from bot.vision import Vision
+from bot.recording.video import EMULATED_RATE
+from bot.see.vision import Vision
 
 log = logging.getLogger(__name__)
 FPS = float(EMULATED_RATE)
-
-
-@dataclass(frozen=True)
-class RecordOptions:
-    """What to keep of a run (``--video-dir``, ``--no-video``, ``--annotate``)."""
-
-    root: Path
-    video: bool = True
-    annotate: bool = False
-    zoom: int = 2  # the video is drawn at 2x so that every Spectrum pixel keeps its colour
-
-
-@dataclass
-class LevelStart:
-    level: int
-    segment: int | None
-    frame: int | None  # estimated from the wall clock
 
 
 class Terminated(KeyboardInterrupt):
@@ -59,7 +40,7 @@ class Terminated(KeyboardInterrupt):
 
 
 def _raise_terminated(signum: int, frame: object) -> None:
-    from bot.keys import interrupt_or_defer  # never inside a key event (logo-bot issue 6)
+    from bot.x11.keys import interrupt_or_defer  # never inside a key event (logo-bot issue 6)
 
     interrupt_or_defer(Terminated("stopped by SIGTERM"))
 
@@ -75,32 +56,45 @@ class Recording:
         command: list[str],
         profile: Profile | None,
     ) -> None:
+        self.state = RunState(
+            folder=folder,
+            options=options,
+            mode=mode,
+            command=command,
+            profile=profile,
+            started=time.time(),
+            events=EventLog(folder.events),
+        )
         self.folder = folder
         self.options = options
-        self.mode = mode
-        self.command = command
         self.profile = profile
-        self.started = time.time()
-        self.events = EventLog(folder.events)
-        self.session: Session | None = None
-        self.session_options: SessionOptions | None = None
-        self.report: Any = None  # the walkthrough's RunReport, kept up to date
-        self.requested: tuple[int, int] | None = None
-        self.level_starts: list[LevelStart] = []
-        self.current_target: str | None = None
-        self.current_cursor: tuple[int, int] | None = None
-        self.movie_frames: dict[int, int] = {}
-        self.ended: float | None = None
+        self.events = self.state.events
         self._sigterm: Any = None
         self.frames_seen = None
         if options.annotate:
-            from bot.recording.annotated import FrameStore
+            from bot.recording.annotated_video import FrameStore
 
             self.frames_seen = FrameStore(folder.path / "frames.tmp")
         self._log_level = logging.getLogger().level
         self._log_handler = _file_log(folder.log)
         self.event("run_start", mode=mode, command=command, folder=str(folder.path))
         log.info("recording this run in %s", folder.path)
+
+    @property
+    def report(self) -> Any:
+        return self.state.report
+
+    @report.setter
+    def report(self, report: Any) -> None:
+        self.state.report = report
+
+    @property
+    def requested(self) -> tuple[int, int] | None:
+        return self.state.requested
+
+    @requested.setter
+    def requested(self, levels: tuple[int, int] | None) -> None:
+        self.state.requested = levels
 
     @classmethod
     def start(
@@ -113,16 +107,16 @@ class Recording:
         """``options`` with Fuse's input recording, movie and logs going into the folder."""
         from dataclasses import replace
 
-        self.session_options = replace(
+        self.state.session_options = replace(
             options,
             record_rzx=self.folder.rzx,
             movie=self.folder.movie if self.options.video else None,
             log_dir=self.folder.path,
         )
-        return self.session_options
+        return self.state.session_options
 
     def attach(self, session: Session) -> None:
-        self.session = session
+        self.state.session = session
         self.event("fuse_started", pid=session.fuse.pid, display=session.xserver.display)
 
     def wrap(self, env: LogoEnv) -> Recorder:
@@ -131,11 +125,12 @@ class Recording:
     def frame_at(self, t: float | None = None) -> tuple[int | None, int | None]:
         """(segment, emulated frame) at monotonic time ``t``, estimated from the wall clock:
         Fuse keeps its emulation in step with real time at the session's speed."""
-        if self.session is None or not self.session.segments:
+        segments = self.state.segments()
+        if not segments:
             return None, None
         t = time.monotonic() if t is None else t
-        segment = self.session.segments[-1]
-        for candidate in self.session.segments:
+        segment = segments[-1]
+        for candidate in segments:
             if candidate.started_at <= t:
                 segment = candidate
         frames = (t - segment.started_at) * FPS * segment.speed / 100
@@ -145,27 +140,21 @@ class Recording:
         segment, frame = self.frame_at(at_time)
         if name == "target":
             target = data.get("target")
-            self.current_target = "\n".join(target) if isinstance(target, list) else target
-            self.current_cursor = tuple(data["cursor"]) if data.get("cursor") else None
+            self.state.current_target = "\n".join(target) if isinstance(target, list) else target
+            self.state.current_cursor = tuple(data["cursor"]) if data.get("cursor") else None
         if name == "plan" and self.frames_seen is not None:
             self.frames_seen.plan = tuple(tuple(cell) for cell in data.get("plan", ()))
         self.events.write(name, frame, segment, **data)
 
     def level_started(self, level: int) -> None:
         segment, frame = self.frame_at()
-        self.level_starts.append(LevelStart(level, segment, frame))
+        self.state.level_starts.append(LevelStart(level, segment, frame))
         if self.frames_seen is not None:
             self.frames_seen.level, self.frames_seen.plan = level, ()
 
     def seen(self, obs: Observation) -> None:
         if self.frames_seen is not None:
             self.frames_seen.add(obs, *self.frame_at(obs.at))
-
-    def save_frame(self, path: Path, frame: np.ndarray) -> None:
-        from PIL import Image
-
-        path.parent.mkdir(parents=True, exist_ok=True)
-        Image.fromarray(frame).save(path)
 
     # -- the end ----------------------------------------------------------------------------
     def __enter__(self) -> Recording:
@@ -185,13 +174,13 @@ class Recording:
         first run.json is written before the slow part. Fuse's movie is kept (it is
         small and lossless: replays are compared with it frame by frame)."""
         status, error = self._status(exc)
-        self.ended = time.time()  # the end of play; writing the video comes after
+        self.state.ended = time.time()  # the end of play; writing the video comes after
         self.event("run_end", status=status, error=error)
-        content = build_summary(self, status, error, Encoded())
+        content = build_summary(self.state, status, error, Encoded())
         self._write_json(content)
         try:
             encoded = self._encode()
-            self.movie_frames = encoded.frames
+            self.state.movie_frames = encoded.frames
             if encoded.video is not None:
                 log.info(
                     "%s: %d frames (%s) in %.1f s",
@@ -200,7 +189,7 @@ class Recording:
                     encoded.codec,
                     encoded.seconds,
                 )
-            content = build_summary(self, status, error, encoded)
+            content = build_summary(self.state, status, error, encoded)
             content["annotated"] = self._annotated(encoded)
             self._write_json(content)
         finally:
@@ -219,11 +208,8 @@ class Recording:
         if exc is not None:
             message = exc.message if isinstance(exc, BotError) else f"{type(exc).__name__}: {exc}"
             return "failed", message
-        status = getattr(self.report, "status", None)
+        status = getattr(self.state.report, "status", None)
         return (status if status in ("complete", "failed") else "failed"), None
-
-    def segments(self):
-        return list(self.session.segments) if self.session else []
 
     def _encode(self) -> Encoded:
         if not self.options.video or self.profile is None:
@@ -232,7 +218,7 @@ class Recording:
         show = _progress_line(self.folder.video.name)
         try:
             return encode(
-                self.segments(),
+                self.state.segments(),
                 Vision(self.profile, 1),
                 self.folder.video,
                 self.options.zoom,
@@ -248,10 +234,10 @@ class Recording:
     def _annotated(self, encoded: Encoded) -> dict[str, Any] | None:
         if self.frames_seen is None:
             return None
-        from bot.recording.annotated import render
+        from bot.recording.annotated_video import render
 
         total = sum(encoded.frames.values()) or None
-        return render(self.frames_seen, self.folder.annotated, self, total)
+        return render(self.frames_seen, self.folder.annotated, self.state, total)
 
     def _write_json(self, content: dict[str, Any]) -> None:
         tmp = self.folder.run_json.with_suffix(".json.tmp")

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bot.vision import Unreadable, Vision
+from bot.errors import Unreadable
+from bot.see.vision import Vision
 from solvers.board import Board
 
 

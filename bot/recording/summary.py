@@ -7,18 +7,17 @@ import tomllib
 from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from bot.errors import RzxError
+from bot.fuse.session import SessionOptions
 from bot.profile import show_config
 from bot.recording import manifest
 from bot.recording.encode import Encoded
 from bot.recording.events import jsonable
+from bot.recording.run_state import RunState
+from bot.recording.rzx import frame_count
 from bot.recording.scan import LevelSpan
-from bot.rzx import RzxError, frame_count
-from bot.session import SessionOptions
-
-if TYPE_CHECKING:
-    from bot.recording.recording import Recording
 
 
 def iso(t: float) -> str:
@@ -26,7 +25,7 @@ def iso(t: float) -> str:
 
 
 def build_summary(
-    rec: Recording, status: str, error: str | None, encoded: Encoded
+    rec: RunState, status: str, error: str | None, encoded: Encoded
 ) -> dict[str, Any]:
     """The content of run.json (see recordings/run.schema.json)."""
     ended = rec.ended or time.time()
@@ -103,7 +102,7 @@ def build_summary(
     }
 
 
-def _levels(rec: Recording, spans: list[LevelSpan]) -> list[dict[str, Any]]:
+def _levels(rec: RunState, spans: list[LevelSpan]) -> list[dict[str, Any]]:
     results = getattr(rec.report, "results", {}) or {}
     out = []
     for number in sorted(results):
@@ -139,7 +138,7 @@ def _levels(rec: Recording, spans: list[LevelSpan]) -> list[dict[str, Any]]:
     return out
 
 
-def _frames_of(rec: Recording, level: int, spans: list[LevelSpan]) -> dict[str, Any]:
+def _frames_of(rec: RunState, level: int, spans: list[LevelSpan]) -> dict[str, Any]:
     """The movie frames of the last time ``level`` was shown."""
     for start in reversed(rec.level_starts):
         if start.level != level or start.segment is None or start.frame is None:
@@ -159,14 +158,14 @@ def _frames_of(rec: Recording, level: int, spans: list[LevelSpan]) -> dict[str, 
     return {}
 
 
-def _versions(rec: Recording) -> dict[str, Any]:
+def _versions(rec: RunState) -> dict[str, Any]:
     config = rec.session.fuse.config if rec.session else None
     game = (config.snapshot or config.tape) if config else None
     fuse_log = rec.folder.path / "fuse.log"
     return manifest.versions(config.rom if config else None, game, fuse_log)
 
 
-def _profile(rec: Recording) -> dict[str, Any] | None:
+def _profile(rec: RunState) -> dict[str, Any] | None:
     if rec.profile is None:
         return None
     return {"name": rec.profile.name, "settings": tomllib.loads(show_config(rec.profile))}

@@ -11,9 +11,9 @@ import time
 
 import numpy as np
 
-from bot.keys import KeyDriver, KeyTiming
 from bot.profile import Profile
-from bot.vision import Vision
+from bot.see.vision import Vision
+from bot.x11.keys import KeyDriver, KeyTiming
 from solvers.board import EMPTY, Board, act, undo
 from tests.bot.fake_frames import draw
 

@@ -1,9 +1,14 @@
+import json
 import tomllib
+from pathlib import Path
 
 import pytest
 
-from bot.profile import ProfileError, load_profile, show_config
+from bot.errors import ProfileError, UsageError
+from bot.profile import load_profile, show_config
 from calibration import profile_names
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_bundled_profiles_load():
@@ -16,19 +21,58 @@ def test_bundled_profiles_load():
 def test_overrides_are_typed_and_checked():
     profile = load_profile("practice", ["keys.up=w", "timing.settle_frames=5", "keys.wrap=true"])
     assert (profile.keys.up, profile.timing.settle_frames, profile.keys.wrap) == ("w", 5, True)
-    with pytest.raises(ProfileError, match="no such setting"):
+    with pytest.raises(UsageError, match="no such setting"):
         load_profile("practice", ["keys.jump=x"])
-    with pytest.raises(ProfileError, match="no settings table 'nope'"):
+    with pytest.raises(UsageError, match="no settings table 'nope'"):
         load_profile("practice", ["nope.x=1"])
-    with pytest.raises(ProfileError, match=r"key\.path=value"):
+    with pytest.raises(UsageError, match=r"key\.path=value"):
         load_profile("practice", ["keys.up"])
-    with pytest.raises(ProfileError, match="incomplete or wrong"):
+    with pytest.raises(UsageError, match="not a value this setting takes") as info:
         load_profile("practice", ["timing.settle_frames=[1]"])
+    assert info.value.exit_code == 2
+
+
+@pytest.mark.parametrize("text", ['"false"', "False", "0", "no"])
+def test_a_flag_takes_only_true_or_false(text):
+    """The string "false" used to become True (bool of a non-empty string)."""
+    with pytest.raises(UsageError, match="give true or false"):
+        load_profile("practice", [f"keys.wrap={text}"])
+    assert load_profile("practice", ["keys.wrap=false"]).keys.wrap is False
+
+
+def test_a_flag_in_the_profile_file_must_be_a_toml_boolean(tmp_path):
+    text = (REPO / "calibration/practice/profile.toml").read_text()
+    bad = tmp_path / "p.toml"
+    bad.write_text(text.replace("wrap = false", 'wrap = "false"'))
+    with pytest.raises(ProfileError, match=r"keys\.wrap must be true or false") as info:
+        load_profile(str(bad))
+    assert info.value.exit_code == 3
+
+
+def test_a_string_setting_takes_the_text_as_written():
+    profile = load_profile("practice", ["keys.up=1", 'start.name="A B"'])
+    assert profile.keys.up == "1" and profile.data["start"]["name"] == "A B"
+
+
+def test_an_empty_table_and_the_codes_table_take_new_entries():
+    """What calibration/logo-part1/profile.toml tells people with the real tape to do."""
+    profile = load_profile("logo-part1", ["codes.6=ABCDE", "codes.11=fghij"])
+    assert profile.data["codes"] == {"6": "ABCDE", "11": "fghij"}
+    assert load_profile("practice", ["codes.6=WORDS"]).data["codes"]["6"] == "WORDS"
+    with pytest.raises(UsageError, match="no such setting"):
+        load_profile("practice", ["keys.jump=x"])
 
 
 def test_show_config_is_toml_equal_to_the_merged_settings():
     profile = load_profile("practice", ["keys.left=k"])
     assert tomllib.loads(show_config(profile)) == profile.data
+
+
+@pytest.mark.parametrize("name", ["a\nb", 'quote " and \\', "tab\there", "\x01\x7f", "é ü"])
+def test_show_config_round_trips_any_text(name):
+    """run.json's settings are read back from this TOML: control characters included."""
+    profile = load_profile("practice", [f"start.name={json.dumps(name)}"])
+    assert tomllib.loads(show_config(profile))["start"]["name"] == name
 
 
 def test_unknown_profile_lists_the_known_ones(tmp_path):

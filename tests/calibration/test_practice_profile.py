@@ -1,7 +1,8 @@
 """The practice profile must say exactly what the practice game draws (game/layout.toml)."""
 
 from bot.profile import load_profile
-from game.font import FONT_FILE
+from bot.see.font import read_font
+from game.font import FONT_FILE, load_font
 from game.layout import load_layout
 
 PROFILE = load_profile("practice")
@@ -25,8 +26,11 @@ def test_screen_marks_are_texts_the_game_draws_there():
         assert (spot.row, spot.col, spot.width) == (field.row, field.col, field.width), name
 
 
-def test_the_font_is_the_games():
-    assert PROFILE.font.samefile(FONT_FILE)
+def test_the_profiles_font_is_data_of_its_own_with_the_games_glyphs():
+    """The bot reads the font from calibration/ (never from game/), so the copy there
+    must draw every character exactly as game/font.txt, which the game is built from."""
+    assert PROFILE.font.parent.name == "practice" and not PROFILE.font.samefile(FONT_FILE)
+    assert read_font(PROFILE.font).glyphs == load_font(FONT_FILE).glyphs
 
 
 def test_screen_durations_are_the_games():

@@ -1,6 +1,6 @@
 """Key chords (a key held while other keys are tapped) and long holds, with XTest.
 
-bot.keys presses one key at a time with a short hold; typing BASIC's quote on the
+bot.x11.keys presses one key at a time with a short hold; typing BASIC's quote on the
 Spectrum needs SYMBOL SHIFT (host Control) held while P is tapped, and the game's
 "one press, one move" needs a key held for a long time, so the tests use this.
 """
@@ -12,7 +12,7 @@ import time
 from Xlib import XK, X
 from Xlib.ext import xtest
 
-from bot.xserver import open_display
+from bot.x11.display import open_display
 
 
 def chord(display: str, window_id: int, modifier: str, keys: list[str], gap_s: float = 0.15):

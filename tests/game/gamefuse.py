@@ -1,6 +1,6 @@
 """Playing the practice game in the real Fuse for the end-to-end tests.
 
-``Game`` wraps a ``bot.session.Session`` on the tests' Xvfb with readers built from the
+``Game`` wraps a ``bot.fuse.session.Session`` on the tests' Xvfb with readers built from the
 game's own data: panel fields and screen texts are read with game/font.txt at the
 positions of game/layout.toml, the board, cursor and preview with the bot's vision and
 the practice calibration profile (LOGO-GAME.md section 2).
@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from bot.fuse.session import FRAME_S, Session, SessionOptions
 from bot.profile import load_profile
-from bot.session import FRAME_S, Session, SessionOptions
 from game.font import load_font
 from game.layout import Layout, Text, load_layout
 from game.leveldata import load_game_levels

@@ -1,11 +1,11 @@
-"""The practice calibration profile's start sequence (bot.menus) in the real Fuse
+"""The practice calibration profile's start sequence (bot.play.menus) in the real Fuse
 reaches the first level, or a code's level."""
 
 import pytest
 
-from bot.codes import code_table
-from bot.env import LogoEnv
-from bot.menus import MenuDriver, expand_steps
+from bot.play.codes import code_table
+from bot.play.env import LogoEnv
+from bot.play.menus import MenuDriver, expand_steps
 
 from .gamefuse import LAYOUT, LEVELS, PROFILE, Game
 

@@ -98,7 +98,7 @@ def test_attribute_bytes():
 def test_the_game_data_meets_the_section_2_pixel_rules_in_both_flash_phases():
     """Every cursor position, on an empty cell and on stones of each value, both phases:
     the bot's vision finds exactly that cursor, reads the board and the preview."""
-    from bot.vision import Vision
+    from bot.see.vision import Vision
 
     tiles = load_bitmaps(TILES_FILE)
     vision = Vision(PROFILE)

@@ -1,0 +1,215 @@
+"""Starting and stopping the Fuse emulator (``fuse-sdl``) on an X display."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.errors import EmulatorError, InputError
+from bot.fuse.spectrum_files import snapshot_problem, tape_problem
+from bot.x11.display import check_display, open_display
+from bot.x11.window import find_fuse_window
+
+OPENSE_ROM = Path("/usr/share/spectrum-roms/opense.rom")
+FILTERS = {1: "normal", 2: "2x", 3: "3x"}
+ROM_48K_BYTES = 16384
+
+
+@dataclass(frozen=True)
+class FuseConfig:
+    """Everything that decides how Fuse is started."""
+
+    rom: Path = OPENSE_ROM
+    snapshot: Path | None = None
+    tape: Path | None = None
+    scale: int = 1
+    speed: int = 100
+    record: Path | None = None  # --record: an RZX input recording
+    playback: Path | None = None  # --playback: an RZX to play
+    movie: Path | None = None  # --movie-start: an FMF movie
+    statusbar: bool = False
+    extra_args: tuple[str, ...] = ()
+
+    def command(self, binary: str = "fuse-sdl") -> list[str]:
+        if self.scale not in FILTERS:
+            raise EmulatorError(f"scale must be 1, 2 or 3, not {self.scale}")
+        cmd = [
+            binary,
+            "--machine",
+            "48",
+            "--rom-48",
+            _absolute(self.rom),
+            "--no-sound",
+            "--no-confirm-actions",
+            "--no-autosave-settings",
+            "--graphics-filter",
+            FILTERS[self.scale],
+            "--speed",
+            str(self.speed),
+            "--statusbar" if self.statusbar else "--no-statusbar",
+        ]
+        for flag, path in (
+            ("--snapshot", self.snapshot),
+            ("--tape", self.tape),
+            ("--record", self.record),
+            ("--playback", self.playback),
+            ("--movie-start", self.movie),
+        ):
+            if path is not None:
+                cmd += [flag, _absolute(path)]
+        if self.record is not None:
+            cmd.append("--no-rzx-autosaves")  # one snapshot at the start is enough
+        return cmd + list(self.extra_args)
+
+    def check_files(self) -> None:
+        """Raise ``InputError`` naming any input file that is missing."""
+        for what, path in (
+            ("ROM", self.rom),
+            ("snapshot", self.snapshot),
+            ("tape", self.tape),
+            ("RZX recording", self.playback),
+        ):
+            if path is not None and not Path(path).is_file():
+                if path == OPENSE_ROM:
+                    hint = "install it: sudo apt-get install opense-basic"
+                elif what == "snapshot":
+                    hint = "check the path (the practice game is built by ./scripts/setup.sh)"
+                else:
+                    hint = "check the path"
+                raise InputError(f"the {what} file {path} does not exist", hint=hint)
+        size = Path(self.rom).stat().st_size
+        if size != ROM_48K_BYTES:
+            raise InputError(
+                f"the ROM file {self.rom} is {size} bytes, not a 48K Spectrum ROM "
+                f"({ROM_48K_BYTES} bytes)",
+                hint="give a 48K ROM with --rom, or leave --rom out to use OpenSE BASIC",
+            )
+        for path, check in ((self.snapshot, snapshot_problem), (self.tape, tape_problem)):
+            if path is not None and (problem := check(Path(path))):
+                raise InputError(
+                    f"{path} cannot be loaded: {problem}",
+                    hint="give a .z80, .szx or .sna snapshot, or a .tap or .tzx tape",
+                )
+
+
+@dataclass
+class Fuse:
+    """A running Fuse we started: its process, display and top-level window id."""
+
+    config: FuseConfig
+    display: str
+    process: subprocess.Popen[bytes]
+    window_id: int
+    home: Path
+    log_path: Path
+    started_at: float
+    _stopped: bool = field(default=False, repr=False)
+
+    @classmethod
+    def start(
+        cls,
+        config: FuseConfig,
+        display: str,
+        log_path: Path | None = None,
+        timeout: float = 10.0,
+    ) -> Fuse:
+        """Start Fuse on ``display`` with a private HOME and wait for its window."""
+        binary = shutil.which("fuse-sdl")
+        if binary is None:
+            raise EmulatorError(
+                "fuse-sdl is not installed",
+                hint="run ./scripts/setup.sh (or: sudo apt-get install fuse-emulator-sdl)",
+            )
+        config.check_files()
+        check_display(display)
+        home = Path(tempfile.mkdtemp(prefix="logo-bot-fuse-home-"))
+        log_path = log_path or home / "fuse.log"
+        env = {k: v for k, v in os.environ.items() if not k.startswith("SDL_")}
+        env.update(DISPLAY=display, HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"))
+        env["SDL_VIDEODRIVER"] = "x11"  # never fall back to an ASCII-art terminal driver
+        with open(log_path, "wb") as log:
+            process = subprocess.Popen(
+                config.command(binary),
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                cwd=home,
+                start_new_session=True,
+            )
+        started = time.monotonic()
+        dpy = open_display(display)
+        try:
+            while True:
+                window = find_fuse_window(dpy, process.pid)
+                if window is not None:
+                    return cls(config, display, process, window.id, home, log_path, started)
+                if process.poll() is not None:
+                    raise EmulatorError(
+                        f"Fuse exited during start-up (exit {process.returncode}): "
+                        f"{_tail(log_path)}",
+                        hint="check the ROM, snapshot or tape it was given",
+                    )
+                if time.monotonic() - started > timeout:
+                    _kill(process)
+                    raise EmulatorError(
+                        f"Fuse did not show its window within {timeout:.0f} s: {_tail(log_path)}"
+                    )
+                time.sleep(0.01)
+        finally:
+            dpy.close()
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def stop(self, timeout: float = 5.0) -> int | None:
+        """SIGTERM (Fuse then finishes its movie and RZX files), SIGKILL if it hangs."""
+        if not self._stopped:
+            self._stopped = True
+            if self.alive():
+                self.process.send_signal(signal.SIGTERM)
+                try:
+                    self.process.wait(timeout)
+                except subprocess.TimeoutExpired:
+                    _kill(self.process)
+            shutil.rmtree(self.home, ignore_errors=True)
+        return self.process.returncode
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash would (the end of a movie is lost)."""
+        _kill(self.process)
+
+    def __enter__(self) -> Fuse:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def _kill(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.kill()
+        process.wait()
+
+
+def _tail(path: Path, lines: int = 3) -> str:
+    try:
+        text = path.read_text(errors="replace").strip().splitlines()
+    except OSError:
+        return "(no log)"
+    return " | ".join(text[-lines:]) or "(no output)"
+
+
+def _absolute(path: Path) -> str:
+    """Fuse runs in its private HOME, so every file it is given is made absolute here."""
+    return str(Path(path).expanduser().resolve())

@@ -1,0 +1,297 @@
+"""One running game: an X display, Fuse, a grabber, a key driver and the vision layer."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+
+from bot.errors import EmulatorError, InputError
+from bot.fuse.emulator import OPENSE_ROM, Fuse, FuseConfig
+from bot.profile import Profile
+from bot.see.vision import Vision
+from bot.x11.display import XServer
+from bot.x11.focus import FocusPolicy
+from bot.x11.grab import Grabber, open_grabber
+from bot.x11.keys import KeyDriver, KeyTiming, XTestKeys
+
+OPENSE_PAPER = (192, 192, 192)  # BASIC's white paper: the ROM is ready for typing
+FRAME_S = 0.01996  # one emulated frame at 100 % (50.08 frames per second)
+
+
+@dataclass(frozen=True)
+class SessionOptions:
+    """How to run the game: display, scale, speed and what to load."""
+
+    headless: bool | None = None  # None: headless when there is no DISPLAY
+    display: str | None = None
+    scale: int = 1
+    speed: int = 100
+    snapshot: Path | None = None
+    tape: Path | None = None
+    rom: Path | None = None
+    key_backend: str = "xtest"
+    take_focus: bool = True  # take the focus back after focus_grace_s, or pause until it returns
+    focus_grace_s: float = 1.0
+    record_rzx: Path | None = None
+    movie: Path | None = None
+    log_dir: Path | None = None
+
+
+def fuse_config(profile: Profile, options: SessionOptions) -> FuseConfig:
+    """The Fuse command line for ``profile`` and ``options`` (options win)."""
+    rom_setting = profile.game.get("rom", "opense")
+    rom = options.rom or (OPENSE_ROM if rom_setting == "opense" else profile.resolve(rom_setting))
+    snapshot = options.snapshot
+    tape = options.tape
+    if snapshot is None and tape is None:
+        if profile.game.get("snapshot"):
+            snapshot = profile.resolve(profile.game["snapshot"])
+        elif profile.game.get("tape"):
+            tape = profile.resolve(profile.game["tape"])
+        else:
+            raise InputError(
+                f"the {profile.name} profile needs a game to load",
+                hint="give the tape with --tape FILE (or a snapshot with --snapshot FILE)",
+            )
+    return FuseConfig(
+        rom=rom,
+        snapshot=snapshot,
+        tape=tape,
+        scale=options.scale,
+        speed=options.speed,
+        record=options.record_rzx,
+        movie=options.movie,
+    )
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One run of Fuse within a session (a restart starts the next one) and its files."""
+
+    number: int
+    started_at: float  # time.monotonic() when Fuse was started
+    started_wall: float  # time.time() at the same moment
+    speed: int
+    rzx: Path | None
+    movie: Path | None
+
+
+def segment_path(path: Path | None, number: int) -> Path | None:
+    """``run.rzx`` for the first segment, ``run-2.rzx`` for the second, ..."""
+    if path is None or number == 1:
+        return path
+    return path.with_name(f"{path.stem}-{number}{path.suffix}")
+
+
+KeyWrapper = Callable[[KeyDriver], KeyDriver]
+
+
+@dataclass
+class Session:
+    """The live game the bot plays; close it to stop Fuse (and Xvfb if it started one).
+
+    ``focus_policy`` outlives restarts (listeners stay attached); so does ``wrap_keys``,
+    which wraps every new key driver (the fault layer uses it).
+    """
+
+    profile: Profile
+    options: SessionOptions
+    xserver: XServer
+    fuse: Fuse
+    grabber: Grabber
+    keys: KeyDriver
+    vision: Vision
+    frame_s: float
+    focus_policy: FocusPolicy
+    wrap_keys: KeyWrapper | None = None
+    start_s: float = 0.0  # how long the last start of Fuse took (wall seconds)
+    segments: list[Segment] = field(default_factory=list)
+    _closed: bool = field(default=False, repr=False)
+
+    @classmethod
+    def open(
+        cls, profile: Profile, options: SessionOptions, wrap_keys: KeyWrapper | None = None
+    ) -> Session:
+        config = fuse_config(profile, options)
+        config.check_files()
+        headless = options.headless
+        if headless is None:
+            headless = options.display is None and not _env_display()
+        log_dir = options.log_dir
+        xserver = (
+            XServer.start(log_path=log_dir / "xvfb.log" if log_dir else None)
+            if headless
+            else XServer.existing(options.display)
+        )
+        policy = FocusPolicy(take_back=options.take_focus, wait=True, grace_s=options.focus_grace_s)
+        started = time.monotonic()
+        try:
+            fuse = Fuse.start(
+                config, xserver.display, log_path=log_dir / "fuse.log" if log_dir else None
+            )
+        except BaseException:
+            xserver.stop()
+            raise
+        try:
+            grabber = open_grabber(xserver.display, fuse.window_id)
+            hold, gap = profile.timing.for_speed(options.speed)
+            timing = KeyTiming(hold, gap, profile.timing.rollover)
+            keys = make_keys(options, xserver.display, fuse.window_id, timing, policy)
+            keys.focus()  # once, as a window manager gives a new window the focus
+        except BaseException:
+            fuse.stop()
+            xserver.stop()
+            raise
+        session = cls(
+            profile,
+            options,
+            xserver,
+            fuse,
+            grabber,
+            wrap_keys(keys) if wrap_keys else keys,
+            Vision(profile, options.scale),
+            FRAME_S * 100 / options.speed,
+            policy,
+            wrap_keys,
+            time.monotonic() - started,
+        )
+        session._add_segment()
+        if config.tape is not None and _is_opense(config.rom):
+            try:
+                session.type_load()
+            except BaseException:
+                session.close()
+                raise
+        return session
+
+    def type_load(self, timeout_s: float = 15.0) -> None:
+        """Type LOAD "" and ENTER in OpenSE BASIC, which cannot auto-load a tape."""
+        scale = self.options.scale
+        deadline = time.monotonic() + timeout_s
+        while not _basic_ready(self.frame(), scale):
+            if time.monotonic() > deadline:
+                raise EmulatorError("OpenSE BASIC did not come up to load the tape")
+            time.sleep(0.02)
+        self.wait_frames(25)
+        self.keys.type_text("load")
+        self.keys.chord("symbol", ["p", "p"], gap_ms=150)
+        self.keys.press("enter")
+
+    def frame(self) -> np.ndarray:
+        """The window's pixels now; ``EmulatorError`` if Fuse has died."""
+        if not self.fuse.alive():
+            raise EmulatorError(
+                f"Fuse has stopped (exit {self.fuse.process.returncode})",
+                hint="the run can resume from the last level code",
+            )
+        return self.grabber.grab()
+
+    def restart(self) -> None:
+        """Stop Fuse (SIGTERM, or it is already dead) and start it again the same way."""
+        with contextlib.suppress(Exception):
+            self.keys.release_all()
+        with contextlib.suppress(Exception):
+            self.keys.close()
+        self.grabber.close()
+        self.fuse.stop()
+        log_dir = self.options.log_dir
+        started = time.monotonic()
+        number = len(self.segments) + 1
+        config = replace(
+            self.fuse.config,
+            record=segment_path(self.options.record_rzx, number),
+            movie=segment_path(self.options.movie, number),
+        )
+        self.fuse = Fuse.start(
+            config,
+            self.xserver.display,
+            log_path=log_dir / f"fuse-{number}.log" if log_dir else None,
+        )
+        self._add_segment()
+        self.grabber = open_grabber(self.xserver.display, self.fuse.window_id)
+        keys = make_keys(
+            self.options,
+            self.xserver.display,
+            self.fuse.window_id,
+            self.keys.timing,
+            self.focus_policy,
+        )
+        keys.focus()
+        self.keys = self.wrap_keys(keys) if self.wrap_keys else keys
+        self.start_s = time.monotonic() - started
+
+    def _add_segment(self) -> None:
+        config = self.fuse.config
+        wall = time.time() - (time.monotonic() - self.fuse.started_at)
+        self.segments.append(
+            Segment(
+                len(self.segments) + 1,
+                self.fuse.started_at,
+                wall,
+                config.speed,
+                config.record,
+                config.movie,
+            )
+        )
+
+    def wait_frames(self, frames: float) -> None:
+        """Sleep for ``frames`` emulated frames at the session's speed."""
+        time.sleep(max(frames, 0) * self.frame_s)
+
+    def with_options(self, **changes: object) -> SessionOptions:
+        return replace(self.options, **changes)
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        with contextlib.suppress(Exception):  # the display may be gone already
+            self.keys.close()
+        self.grabber.close()
+        self.fuse.stop()
+        self.xserver.stop()
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def make_keys(
+    options: SessionOptions,
+    display: str,
+    window_id: int,
+    timing: KeyTiming,
+    policy: FocusPolicy | None = None,
+) -> XTestKeys:
+    """The key driver chosen by ``options.key_backend`` (xtest or pyautogui)."""
+    if options.key_backend == "pyautogui":
+        from bot.x11.keys_pyautogui import PyAutoGuiKeys
+
+        return PyAutoGuiKeys(display, window_id, timing, options.take_focus, policy)
+    if options.key_backend != "xtest":
+        raise EmulatorError(f"unknown key backend {options.key_backend!r} (xtest or pyautogui)")
+    return XTestKeys(display, window_id, timing, options.take_focus, policy)
+
+
+def _basic_ready(frame: np.ndarray, scale: int) -> bool:
+    """OpenSE has cleared to white paper and printed its copyright on the bottom line."""
+    paper = tuple(frame[30 * scale, 40 * scale]) == OPENSE_PAPER
+    bottom = frame[208 * scale : 216 * scale, 32 * scale : 288 * scale]
+    return paper and bool((bottom == 0).all(axis=-1).any())
+
+
+def _is_opense(rom: Path) -> bool:
+    return Path(rom).resolve() == OPENSE_ROM.resolve() or "opense" in Path(rom).name.lower()
+
+
+def _env_display() -> str | None:
+    import os
+
+    return os.environ.get("DISPLAY") or None

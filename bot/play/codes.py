@@ -1,0 +1,44 @@
+"""Level codes: which code starts which level, from the level file and the profile."""
+
+from __future__ import annotations
+
+from bot.errors import InputError, UsageError
+from bot.profile import Profile
+from solvers.levels import LevelFormatError, load_level_list
+
+
+def code_table(profile: Profile) -> dict[int, str]:
+    """Level number -> code; the profile's ``[codes]`` entries win over the level file."""
+    table: dict[int, str] = {}
+    levels_file = profile.game.get("levels")
+    if levels_file:
+        try:
+            levels = load_level_list(profile.resolve(levels_file))
+        except LevelFormatError as exc:
+            raise InputError(
+                f"cannot read the codes: {exc}",
+                hint="fix the level file where it says (README.md, 'Level text format'), or "
+                "point the profile at a good one with --set game.levels=FILE",
+            ) from None
+        table.update({lv.number: lv.meta["code"] for lv in levels if "code" in lv.meta})
+    for level, code in profile.data.get("codes", {}).items():
+        table[int(level)] = str(code).upper()
+    return table
+
+
+def entry_for(level: int, table: dict[int, str]) -> tuple[int, str | None]:
+    """The nearest way in to ``level``: (the level the game starts at, the code or None)."""
+    best = max((n for n in table if n <= level), default=None)
+    return (1, None) if best is None else (best, table[best])
+
+
+def level_of_code(code: str, table: dict[int, str]) -> int:
+    for level, known in table.items():
+        if known.upper() == code.upper():
+            return level
+    raise UsageError(
+        f"{code!r} is not a level code of this game",
+        hint=f"known codes start levels {', '.join(str(n) for n in sorted(table))}"
+        if table
+        else "this profile knows no codes; add them with --set codes.N=WORD",
+    )

@@ -1,0 +1,185 @@
+"""A small reset/step interface around a running game (in the style of Gymnasium).
+
+``step`` presses a burst of keys and returns the first observation that satisfies
+an expectation (or the last one when the game did not show it in time). Wrappers
+such as the recorder subclass ``EnvWrapper`` and see every reset, step and note.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Protocol
+
+import numpy as np
+
+from bot.errors import Unreadable
+from bot.see.screens import ScreenReader
+from bot.see.vision import Vision
+from bot.x11.keys import KeyDriver
+from solvers.board import Board, Cell
+
+
+class Console(Protocol):
+    """What the environment needs from a running game (a ``Session``, or a fake)."""
+
+    vision: Vision
+    keys: KeyDriver
+    frame_s: float
+
+    def frame(self) -> np.ndarray: ...
+
+
+@dataclass
+class Observation:
+    """One grabbed frame and lazy readings of it (each may raise ``Unreadable``)."""
+
+    frame: np.ndarray
+    vision: Vision
+    screens: ScreenReader | None = None
+    at: float = field(default_factory=time.monotonic)
+
+    @cached_property
+    def screen(self) -> str | None:
+        """The named screen shown (title, code, time_up, ...) when the profile can read text;
+        None for any other picture (also one that is not the Fuse window at all)."""
+        if not self.screens or not self.fits:
+            return None
+        return self.screens.which(self.frame)
+
+    @cached_property
+    def fits(self) -> bool:
+        """The frame has the size of the Fuse window at the vision's scale."""
+        try:
+            self.vision.check(self.frame)
+        except Unreadable:
+            return False
+        return True
+
+    def shows(self, name: str) -> bool:
+        """Whether screen ``name`` is shown (its mark text), or a level for ``"level"``."""
+        if name == "level":
+            return self.level_shown
+        return bool(self.screens and self.fits and self.screens.shows(self.frame, name))
+
+    def field(self, name: str) -> str:
+        """A value on a screen (``[screens.fields]``); ``Unreadable`` without a font."""
+        if self.screens is None:
+            raise Unreadable(f"the {self.vision.profile.name} profile cannot read text")
+        self.vision.check(self.frame)
+        return self.screens.field(self.frame, name)
+
+    @cached_property
+    def level_shown(self) -> bool:
+        return self.vision.level_shown(self.frame)
+
+    @cached_property
+    def target(self) -> Board:
+        return self.vision.preview(self.frame)
+
+    @cached_property
+    def board(self) -> Board:
+        return self.vision.board(self.frame)
+
+    @cached_property
+    def cursor(self) -> Cell:
+        return self.vision.cursor(self.frame)
+
+
+Expectation = Callable[[Observation], bool]
+
+
+def holds(expect: Expectation, obs: Observation) -> bool:
+    """``expect(obs)``, with an unreadable frame counting as not yet."""
+    try:
+        return bool(expect(obs))
+    except Unreadable:
+        return False
+
+
+@dataclass(frozen=True)
+class StepResult:
+    obs: Observation
+    met: bool  # the expectation was seen within the timeout
+    keys: tuple[str, ...]
+    started: float
+    ended: float
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+class LogoEnv:
+    """The game as an environment: ``step(keys, expect)`` and ``observe``."""
+
+    def __init__(self, console: Console, poll_s: float = 0.002) -> None:
+        self.console = console
+        self.poll_s = poll_s
+        vision = console.vision
+        reader = ScreenReader(vision.profile, vision.scale)
+        self.screens = reader if reader.available else None
+
+    @property
+    def vision(self) -> Vision:
+        return self.console.vision
+
+    def observe(self) -> Observation:
+        return Observation(self.console.frame(), self.console.vision, self.screens)
+
+    def wait_for(self, expect: Expectation, timeout_frames: float) -> tuple[Observation, bool]:
+        """Poll frames until ``expect`` holds or ``timeout_frames`` emulated frames pass."""
+        deadline = time.monotonic() + timeout_frames * self.console.frame_s
+        while True:
+            obs = self.observe()
+            if holds(expect, obs):
+                return obs, True
+            if time.monotonic() >= deadline:
+                return obs, False
+            time.sleep(self.poll_s)
+
+    def step(
+        self, keys: Sequence[str], expect: Expectation | None = None, timeout_frames: float = 6
+    ) -> StepResult:
+        """Press ``keys`` as one burst, then wait (up to ``timeout_frames`` after the last
+        release) for ``expect``; without one, wait ``timeout_frames`` and observe."""
+        started = time.monotonic()
+        self.console.keys.burst(list(keys))
+        if expect is None:
+            time.sleep(timeout_frames * self.console.frame_s)
+            obs, met = self.observe(), True
+        else:
+            obs, met = self.wait_for(expect, timeout_frames)
+        return StepResult(obs, met, tuple(keys), started, time.monotonic())
+
+    def note(self, event: str, **data: Any) -> None:
+        """An agent-level event (plan, correction, ...); wrappers record it."""
+
+    def close(self) -> None:
+        """Nothing to release here; the session owner closes the game."""
+
+
+class EnvWrapper:
+    """Base class for wrappers: forwards everything to the wrapped environment."""
+
+    def __init__(self, env: LogoEnv | EnvWrapper) -> None:
+        self.env = env
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.env, name)
+
+    def observe(self) -> Observation:
+        return self.env.observe()
+
+    def wait_for(self, expect: Expectation, timeout_frames: float) -> tuple[Observation, bool]:
+        return self.env.wait_for(expect, timeout_frames)
+
+    def step(
+        self, keys: Sequence[str], expect: Expectation | None = None, timeout_frames: float = 6
+    ) -> StepResult:
+        return self.env.step(keys, expect, timeout_frames)
+
+    def note(self, event: str, **data: Any) -> None:
+        self.env.note(event, **data)
+
+    def close(self) -> None:
+        self.env.close()

@@ -1,0 +1,250 @@
+"""The closed loop for one level: read it, plan it, press, check, correct.
+
+Every move is checked by re-reading the cursor, every action by re-reading the
+board; a lost action is pressed again once the cursor has been read again (acting
+on a stone does nothing, so that is safe), a wrong stone is taken back with RESET,
+and the plan resumes from the last board state that matches it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from bot.errors import LevelFailed, LevelGone, Unreadable
+from bot.play.env import EnvWrapper, Expectation, LogoEnv, Observation, StepResult
+from bot.profile import Keys, Profile
+from solvers.board import Board, Cell, act
+from solvers.cursor import alternating, moves
+from solvers.order import fewest_presses
+from solvers.planner import solve
+
+
+@dataclass
+class LevelReport:
+    target: Board
+    plan: tuple[Cell, ...]
+    planned_presses: int
+    lower_bound: int
+    optimal: bool
+    keys_sent: int = 0
+    corrections: Counter[str] = field(default_factory=Counter)
+    end_board: Board | None = None
+    seconds: float = 0.0
+    plan_seconds: float = 0.0
+
+
+def move_keys(keys: Keys, start: Cell, goal: Cell, rows: int, cols: int) -> list[str]:
+    """The profile's key presses that take the cursor from ``start`` to ``goal``, the two
+    directions in turn (see ``solvers.cursor.alternating``)."""
+    steps = alternating(moves(start, goal, keys.wrap, (rows, cols)))
+    return [getattr(keys, step) for step in steps]
+
+
+class Player:
+    """Plays the level on screen to the end, correcting whatever goes wrong."""
+
+    def __init__(
+        self,
+        env: LogoEnv | EnvWrapper,
+        profile: Profile,
+        settle_frames: float | None = None,
+        max_corrections: int = 60,
+    ) -> None:
+        self.env = env
+        self.profile = profile
+        self.keys = profile.keys
+        self.board_grid = profile.geometry.board
+        self.settle = settle_frames if settle_frames is not None else profile.timing.settle_frames
+        self.max_corrections = max_corrections
+        self.recent: Observation | None = None  # the last step's observation
+
+    # -- reading ----------------------------------------------------------------------------
+    def read(self, what: str, attempts_frames: float = 10) -> object:
+        """``obs.<what>`` from the first readable frame within ``attempts_frames``."""
+        deadline = time.monotonic() + attempts_frames * self.env.console.frame_s
+        last: Unreadable | None = None
+        while True:
+            obs = self.env.observe()
+            try:
+                if not obs.level_shown:
+                    self.level_gone(obs)
+                return getattr(obs, what)
+            except Unreadable as exc:
+                last = exc
+            if time.monotonic() >= deadline:
+                self.env.note("unreadable", what=what, reason=last.reason, obs=obs)
+                raise LevelFailed(f"cannot read the {what}: {last.reason}", obs)
+            time.sleep(0.002)
+
+    def step(self, keys: list[str], expect: Expectation, timeout_frames: float) -> StepResult:
+        """``env.step``, but only while the level is on screen: keys are never sent to a
+        TIME UP or game-over screen. The last step's observation serves as the check when
+        it is younger than a frame (Fuse shows nothing newer yet)."""
+        obs = self.recent
+        if obs is None or time.monotonic() - obs.at > self.env.console.frame_s:
+            obs = self.env.observe()
+        if not obs.level_shown:
+            self.level_gone(obs)
+        result = self.env.step(keys, expect, timeout_frames)
+        self.recent = result.obs
+        return result
+
+    def level_gone(self, obs: Observation) -> None:
+        """The level left the screen while being played (TIME UP, say): stop pressing."""
+        screen = obs.screen
+        shown = screen or "a screen without a level"
+        self.env.note("level_gone", screen=shown, obs=obs)
+        raise LevelGone(f"the level left the screen: {shown.replace('_', ' ')}", obs, screen)
+
+    def wait_level(self, timeout_s: float = 30.0) -> Observation:
+        """Wait until a level is steady on screen: shown, with the same target twice."""
+        deadline = time.monotonic() + timeout_s
+        previous: Board | None = None
+        obs: Observation | None = None
+        while time.monotonic() < deadline:
+            obs = self.env.observe()
+            try:
+                if obs.level_shown:
+                    target = obs.target
+                    _ = obs.cursor
+                    if target == previous:
+                        return obs
+                    previous = target
+                    time.sleep(self.env.console.frame_s)
+                    continue
+            except Unreadable:
+                pass
+            previous = None
+            time.sleep(0.005)
+        shown = f" (the screen shows: {obs.screen.replace('_', ' ')})" if obs and obs.screen else ""
+        raise LevelFailed(f"no level appeared on screen within {timeout_s:.0f} s{shown}", obs)
+
+    def read_target(self, first: Observation, rereads: int = 5) -> Board:
+        """The target, re-read on later frames when it does not solve."""
+        target = first.target
+        for _ in range(rereads):
+            verdict = solve(target)
+            if verdict.solved:
+                return target
+            self.env.note("target_unsolvable", target=str(target), reason=verdict.reason)
+            time.sleep(2 * self.env.console.frame_s)
+            target = self.read("target")
+        verdict = solve(target)
+        if not verdict.solved:
+            raise LevelFailed(
+                f"the target read from the screen cannot be solved: {verdict.reason}", first
+            )
+        return target
+
+    # -- acting -----------------------------------------------------------------------------
+    def move_to(self, cell: Cell, cursor: Cell, report: LevelReport) -> Cell:
+        """Move the cursor to ``cell`` and confirm it; returns the confirmed cursor."""
+        for _ in range(self.max_corrections):
+            if cursor == cell:
+                return cursor
+            keys = move_keys(self.keys, cursor, cell, self.board_grid.rows, self.board_grid.cols)
+            result = self.step(keys, lambda o: o.cursor == cell, self.settle + 4)
+            report.keys_sent += len(keys)
+            if result.met:
+                return cell
+            cursor = self.read("cursor")
+            if cursor != cell:
+                report.corrections["cursor"] += 1
+                self.env.note("correction", kind="cursor", want=cell, seen=cursor)
+            else:
+                return cursor
+        raise LevelFailed(f"the cursor would not reach {cell[0]} {cell[1]}")
+
+    def play_level(self, first: Observation | None = None) -> LevelReport:
+        """Play the level now on screen until its board equals the target."""
+        started = time.monotonic()
+        self.recent = None
+        first = first or self.wait_level()
+        target = self.read_target(first)
+        cursor = first.cursor
+        self.env.note("target", target=str(target), cursor=cursor)
+        board = first.board
+        if board.stone_count:
+            raise LevelFailed(f"the level did not start with an empty board:\n{board}", first)
+        planning = time.monotonic()
+        ordering = fewest_presses(target, start=cursor, wrap=self.keys.wrap)
+        plan = tuple(ordering.plan)
+        report = LevelReport(target, plan, ordering.presses, ordering.lower_bound, ordering.optimal)
+        report.plan_seconds = time.monotonic() - planning
+        self.env.note(
+            "plan",
+            plan=plan,
+            presses=ordering.presses,
+            lower_bound=ordering.lower_bound,
+            optimal=ordering.optimal,
+        )
+        states = [board]
+        for cell in plan:
+            states.append(act(states[-1], cell))
+        done = 0
+        corrections = 0
+        while done < len(plan):
+            if corrections > self.max_corrections:
+                raise LevelFailed("too many corrections; the game does not follow the keys")
+            cell = plan[done]
+            cursor = self.move_to(cell, cursor, report)
+            want = states[done + 1]
+            last = done + 1 == len(plan)
+            result = self.step(
+                [self.keys.act], lambda o, w=want, end=last: _placed(o, w, end), self.settle + 4
+            )
+            report.keys_sent += 1
+            if result.met:
+                done += 1
+                if last:
+                    report.end_board = _board_or(result.obs, want)
+                continue
+            if last and not self.env.observe().level_shown:
+                done += 1  # solved; the game moved on before the board was seen
+                continue
+            seen = self.read("board")
+            if seen == want:
+                done += 1
+                continue
+            corrections += 1
+            if seen == states[done]:
+                report.corrections["lost_action"] += 1
+                self.env.note("correction", kind="lost_action", cell=cell)
+                # nothing changed: the press was lost, or the cursor moved on after it was
+                # confirmed (a doubled move taken in a frame late) onto a stone, where
+                # acting does nothing; look again before pressing again
+                cursor = self.read("cursor")
+                continue
+            done, cursor = self.resync(states, seen, report)
+        report.seconds = time.monotonic() - started
+        if report.end_board is None:
+            report.end_board = states[-1]
+        return report
+
+    def resync(self, states: list[Board], seen: Board, report: LevelReport) -> tuple[int, Cell]:
+        """Press RESET until the board is one of the plan's states; returns its index."""
+        for _ in range(len(states) + 8):
+            if seen in states:
+                index = states.index(seen)
+                return index, self.read("cursor")
+            report.corrections["wrong_stone"] += 1
+            self.env.note("correction", kind="wrong_stone", board=str(seen))
+            result = self.step([self.keys.reset], lambda o: o.board in states, self.settle + 4)
+            report.keys_sent += 1
+            seen = result.obs.board if result.met else self.read("board")
+        raise LevelFailed(f"RESET did not bring the board back to the plan:\n{seen}")
+
+
+def _placed(obs: Observation, want: Board, last: bool) -> bool:
+    if obs.board == want:
+        return True
+    return last and not obs.level_shown
+
+
+def _board_or(obs: Observation, fallback: Board) -> Board:
+    try:
+        return obs.board
+    except Unreadable:
+        return fallback

@@ -1,0 +1,314 @@
+"""Playing a range of levels unattended: start the game, play, recover, report."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.errors import (
+    BotError,
+    EmulatorError,
+    GaveUp,
+    LevelFailed,
+    LevelGone,
+    MenuFailed,
+    Unreadable,
+)
+from bot.fuse.session import Session
+from bot.play.codes import code_table, entry_for
+from bot.play.env import EnvWrapper, LogoEnv, Observation
+from bot.play.menus import MenuDriver, expand_steps
+from bot.play.player import LevelReport, Player
+from bot.play.progress import Progress
+from bot.play.recovery import Recovery
+from bot.profile import Profile
+from bot.see.annotate import save_annotated
+
+log = logging.getLogger(__name__)
+
+PAUSED = "PAUSED: another window has the keyboard focus; click the Fuse window to go on"
+TAKING_BACK = "another window has the keyboard focus: taking it back in {:.0f} s"
+
+
+@dataclass
+class LevelResult:
+    level: int
+    status: str  # "done" or "failed"
+    report: LevelReport | None = None
+    reason: str | None = None
+    attempts: int = 1
+
+
+@dataclass
+class RunReport:
+    first: int
+    last: int
+    results: dict[int, LevelResult] = field(default_factory=dict)
+    restarts: int = 0
+    seconds: float = 0.0
+    status: str = "running"  # "complete", "failed", "aborted"
+    recoveries: Counter[str] = field(default_factory=Counter)  # why, and soft or restart
+    run_corrections: Counter[str] = field(default_factory=Counter)  # menus, focus, replays
+
+    @property
+    def levels_done(self) -> int:
+        return sum(1 for r in self.results.values() if r.status == "done")
+
+    @property
+    def keys_sent(self) -> int:
+        return sum(r.report.keys_sent for r in self.results.values() if r.report)
+
+    @property
+    def planned_presses(self) -> int:
+        return sum(r.report.planned_presses for r in self.results.values() if r.report)
+
+    @property
+    def corrections(self) -> Counter[str]:
+        """Corrections by kind: those in play (cursor, lost_action, wrong_stone, ...) and
+        those around it (menu keys, focus taken back, levels played again, ...)."""
+        total: Counter[str] = Counter()
+        for result in self.results.values():
+            if result.report:
+                total.update(result.report.corrections)
+        total.update(self.run_corrections)
+        return total
+
+
+class Walkthrough:
+    """Plays levels ``first``..``last`` in one game; after any failure it brings the game
+    back (``Recovery``), enters again through the last code it knows and plays on."""
+
+    def __init__(
+        self,
+        session: Session,
+        env: LogoEnv | EnvWrapper,
+        profile: Profile,
+        first: int,
+        last: int,
+        name: str | None = None,
+        progress: Progress | None = None,
+        max_attempts: int = 5,
+        level_timeout_s: float | None = None,
+        evidence_dir: Path | None = None,
+    ) -> None:
+        self.session = session
+        self.env = env
+        self.profile = profile
+        self.first, self.last = first, last
+        self.name = name or profile.start.name
+        self.codes = code_table(profile)
+        self.progress = progress or Progress(last - first + 1)
+        self.max_attempts = max_attempts
+        # a level shows within a few emulated seconds; a slow machine gets at least 10 s
+        self.level_timeout_s = level_timeout_s or max(10.0, 750 * session.frame_s)
+        self.evidence_dir = evidence_dir
+        self.player = Player(env, profile)
+        self.recovery = Recovery(session, env, profile)
+        self.report = RunReport(first, last)  # kept up to date, so an abort can still say
+        self.failures: Counter[int] = Counter()  # failures of each level since it was done
+        self.game_seen = False
+
+    # -- entering -----------------------------------------------------------------------------
+    def enter(self, level: int) -> int:
+        """Type the start sequence with the best code known for ``level``; returns the
+        level the game starts at."""
+        start, code = entry_for(level, self.codes)
+        steps = expand_steps(
+            self.profile.start.sequence, {"code": self.profile.start.code}, self.name, code, start
+        )
+        self.session.wait_frames(self.profile.start.loaded_wait * 50.08)
+        self.env.note("enter", level=start, code=code, name=self.name)
+        log.info("entering the game at level %d%s", start, f" with code {code}" if code else "")
+        driver = MenuDriver(self.env, self.session.frame_s)
+        try:
+            driver.run(steps)
+        finally:
+            if driver.corrections:
+                self.report.run_corrections["menu"] += driver.corrections
+        return start
+
+    def confirm_level(self, obs: Observation, expected: int) -> int:
+        """The level number the panel shows (when the profile can read it), else
+        ``expected``; a difference is noted and the panel believed."""
+        if obs.screens is None or not (self.profile.panel or {}).get("level"):
+            return expected
+        try:
+            shown = obs.screens.panel_number(obs.frame, "level")
+        except Unreadable:
+            return expected
+        if shown != expected:
+            log.warning("expected level %d, the panel shows %d", expected, shown)
+            self.env.note("level_mismatch", expected=expected, shown=shown)
+        return shown
+
+    # -- between levels -------------------------------------------------------------------------
+    def wait_transition(self, timeout_frames: float = 100) -> None:
+        """After the last stone: wait for the level to leave the screen, then skip the
+        screens the profile says may be skipped (a code screen) once they are shown,
+        learning the code a code screen shows."""
+        self.env.wait_for(lambda o: not o.level_shown, timeout_frames)
+        skip = self.profile.screens.skip if self.profile.screens else {}
+        if not skip:
+            return
+        obs, _ = self.env.wait_for(lambda o: o.level_shown or o.screen in skip, 250)
+        if not obs.level_shown and obs.screen in skip:
+            if obs.screen == "code":
+                self.learn_code()
+            self.env.note("skip_screen", screen=obs.screen, key=skip[obs.screen])
+            log.info("skipping the %s screen with %s", obs.screen, skip[obs.screen])
+            self.session.wait_frames(3)  # the screen finishes drawing
+            self.env.step([skip[obs.screen]], lambda o: o.screen != obs.screen, 20)
+
+    def learn_code(self) -> None:
+        """Read the code screen's level and word; a later recovery enters through it."""
+        obs, met = self.env.wait_for(_code_readable, 10)
+        if not met:
+            return
+        level, word = int(obs.field("code_level")), obs.field("code_word")
+        if self.codes.get(level) != word:
+            log.info("learnt the code %s for level %d", word, level)
+            self.codes[level] = word
+        self.env.note("code_seen", level=level, code=word)
+
+    # -- the run ------------------------------------------------------------------------------
+    def run(self) -> RunReport:
+        report = self.report = RunReport(self.first, self.last)
+        started = time.monotonic()
+        self.session.focus_policy.listeners.append(self.on_focus)
+        level, enter, done_before = self.first, True, False
+        try:
+            while level <= self.last:
+                self.progress.update(level=level)
+                try:
+                    if done_before:
+                        done_before = False
+                        self.wait_transition()
+                    if enter:
+                        level, enter = self.enter(level), False
+                        self.progress.update(level=level)
+                    first = self.player.wait_level(self.level_timeout_s)
+                    self.game_seen = True
+                    level = self.confirm_level(first, level)
+                    self.env.note("level_shown", level=level)
+                    result = self.player.play_level(first)
+                except (LevelFailed, EmulatorError, MenuFailed) as exc:
+                    self.recover(level, exc)
+                    enter = True
+                    continue
+                self.level_done(level, result)
+                level += 1
+                done_before = True
+            # the game moves on from the last level (its video then shows the end too)
+            with contextlib.suppress(EmulatorError):
+                self.env.wait_for(lambda o: not o.level_shown, 10)
+        except KeyboardInterrupt:
+            report.status = "aborted"
+            raise
+        finally:
+            report.seconds = time.monotonic() - started
+            self.session.focus_policy.listeners.remove(self.on_focus)
+        report.status = "complete" if report.levels_done == self.last - self.first + 1 else "failed"
+        return report
+
+    def level_done(self, level: int, result: LevelReport) -> None:
+        report = self.report
+        self.env.note("level_done", level=level, keys=result.keys_sent)
+        self.failures[level] = 0
+        if level >= self.first:
+            before = report.results.get(level)
+            if before is not None and before.status == "done":
+                report.run_corrections["level_replayed"] += 1
+            else:
+                attempts = before.attempts + 1 if before else 1
+                report.results[level] = LevelResult(level, "done", result, attempts=attempts)
+                self.progress.level_done(result.keys_sent, sum(result.corrections.values()))
+        log.info(
+            "level %d done: %d keys (plan %d, bound %d), corrections %s",
+            level,
+            result.keys_sent,
+            result.planned_presses,
+            result.lower_bound,
+            dict(result.corrections) or "none",
+        )
+
+    # -- when things go wrong -----------------------------------------------------------------
+    def recover(self, level: int, exc: BotError) -> None:
+        """Note the failure, give up when it keeps happening, else bring the game back."""
+        report = self.report
+        reason = getattr(exc, "reason", None) or exc.message
+        kind = failure_kind(exc, self.session)
+        log.warning("level %d: %s (%s)", level, reason, kind)
+        obs = getattr(exc, "obs", None)
+        self.env.note("failure", level=level, reason=reason, kind=kind, obs=obs)
+        report.recoveries[kind] += 1
+        before = report.results.get(level)
+        if before is None or before.status != "done":
+            attempts = before.attempts + 1 if before else 1
+            report.results[level] = LevelResult(level, "failed", None, reason, attempts)
+        self.failures[level] += 1
+        if not self.game_seen and self.failures[level] >= 2:
+            raise GaveUp(
+                f"the game never showed on screen: {reason}",
+                hint="check --profile and the game given (--snapshot, --tape, --rom); "
+                + self.evidence(obs, f"never shown, level {level}"),
+            ) from None
+        if self.failures[level] >= self.max_attempts:
+            raise GaveUp(
+                f"level {level} failed {self.failures[level]} times in a row: {reason}",
+                hint=self.evidence(obs, f"level {level}: {reason}"),
+            ) from None
+        self.progress.update(status=f"recovering ({reason[:40]})")
+        how = self.recovery.recover(reason)
+        report.recoveries[how] += 1
+        if how == "restart":
+            report.restarts += 1
+        self.progress.update(status="")
+
+    def evidence(self, obs: Observation | None, note: str) -> str:
+        """Save an annotated picture of ``obs``; returns a sentence naming it."""
+        if obs is None:
+            try:
+                obs = self.env.observe()
+            except BotError:
+                return "no picture could be taken (Fuse is gone)"
+        folder = self.evidence_dir or Path(tempfile.gettempdir())
+        path = folder / f"logo-bot-failure-{time.strftime('%Y%m%dT%H%M%S')}.png"
+        try:
+            save_annotated(path, obs.frame, obs.vision, [note])
+        except (OSError, ValueError) as exc:
+            return f"no picture could be saved ({exc})"
+        return f"see what the bot saw: {path}"
+
+    def on_focus(self, event: str, data: dict[str, Any]) -> None:
+        """The key driver lost or regained the keyboard focus: say so and note it."""
+        self.env.note(f"focus_{event}", **{k: v for k, v in data.items() if k != "paused"})
+        if event == "paused":
+            policy = self.session.focus_policy
+            log.warning("paused: another window has the keyboard focus")
+            message = TAKING_BACK.format(policy.grace_s) if policy.take_back else PAUSED
+            self.progress.update(status=message)
+        elif event == "regained":
+            self.report.run_corrections[f"focus_{data.get('how', 'regained')}"] += 1
+            self.progress.update(status="")
+
+
+def failure_kind(exc: BaseException, session: Session) -> str:
+    """A short name for why a level failed (for reports and the chaos benchmark)."""
+    if isinstance(exc, EmulatorError) or not session.fuse.alive():
+        return "fuse_died" if not session.fuse.alive() else "emulator"
+    if isinstance(exc, LevelGone):
+        return "time_up" if exc.screen in ("time_up", "game_over") else "level_gone"
+    if isinstance(exc, MenuFailed):
+        return "menu"
+    return "level_failed"
+
+
+def _code_readable(obs: Observation) -> bool:
+    level, word = obs.field("code_level"), obs.field("code_word")
+    return level.isdigit() and len(word) >= 3 and word.isalpha()

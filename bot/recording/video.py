@@ -1,0 +1,161 @@
+"""Writing frames to an MP4: ffmpeg (H.264) when installed, else OpenCV (MPEG-4 Part 2).
+
+ffmpeg gets raw RGB frames on its standard input and writes H.264 in yuv420p with the
+index at the front (+faststart), which every browser plays. OpenCV's pip wheels carry
+no H.264 encoder, so the fallback tries ``avc1`` and then writes ``mp4v``, which VLC
+and mpv play but most browsers do not; ``VideoWriter.codec`` says which it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import shutil
+import subprocess
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+from bot.errors import VideoError
+
+EMULATED_RATE = Fraction(1_000_000, 19968)  # Fuse's frame time: 50.08 frames per second
+
+
+class VideoWriter:
+    """Base class: ``write`` RGB frames of one size, then ``close``; counts frames."""
+
+    codec = "none"
+
+    def __init__(self, path: Path, size: tuple[int, int], rate: Fraction) -> None:
+        self.path = Path(path)
+        self.size = size  # (width, height)
+        self.rate = rate
+        self.frames = 0
+
+    def write(self, frame: np.ndarray) -> None:
+        height, width = frame.shape[:2]
+        if (width, height) != self.size:
+            raise VideoError(
+                f"frame is {width}x{height}, the video is {self.size[0]}x{self.size[1]}"
+            )
+        self._write(np.ascontiguousarray(frame, dtype=np.uint8))
+        self.frames += 1
+
+    def _write(self, frame: np.ndarray) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> VideoWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class FfmpegWriter(VideoWriter):
+    codec = "h264"
+    preset = "veryfast"
+
+    def __init__(
+        self, path: Path, size: tuple[int, int], rate: Fraction, zoom: int = 1, crf: int = 20
+    ) -> None:
+        super().__init__(path, size, rate)
+        binary = shutil.which("ffmpeg")
+        if binary is None:
+            raise VideoError("ffmpeg is not installed")
+        width, height = size
+        command = [
+            binary, "-y", "-loglevel", "error", "-nostdin",
+            "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{width}x{height}",
+            "-framerate", f"{rate.numerator}/{rate.denominator}", "-i", "-",
+            "-an", "-c:v", "libx264", "-preset", self.preset, "-crf", str(crf),
+            "-pix_fmt", "yuv420p", "-movflags", "+faststart",
+        ]  # fmt: skip
+        if zoom > 1:
+            command += ["-vf", f"scale={width * zoom}:{height * zoom}:flags=neighbor"]
+        self._log = self.path.with_suffix(".ffmpeg.log")
+        with open(self._log, "wb") as log:
+            self._process = subprocess.Popen(
+                [*command, str(self.path)], stdin=subprocess.PIPE, stderr=log
+            )
+
+    def _write(self, frame: np.ndarray) -> None:
+        assert self._process.stdin is not None
+        try:
+            self._process.stdin.write(frame.tobytes())
+        except BrokenPipeError:
+            raise VideoError(f"ffmpeg stopped while writing {self.path}: {self._tail()}") from None
+
+    def close(self) -> None:
+        if self._process.stdin and not self._process.stdin.closed:
+            with contextlib.suppress(BrokenPipeError):
+                self._process.stdin.close()
+        code = self._process.wait()
+        if code != 0:
+            raise VideoError(f"ffmpeg failed (exit {code}) writing {self.path}: {self._tail()}")
+        self._log.unlink(missing_ok=True)
+
+    def _tail(self) -> str:
+        try:
+            return " | ".join(self._log.read_text(errors="replace").strip().splitlines()[-3:])
+        except OSError:
+            return "(no ffmpeg log)"
+
+
+class OpenCvWriter(VideoWriter):
+    def __init__(self, path: Path, size: tuple[int, int], rate: Fraction, zoom: int = 1) -> None:
+        super().__init__(path, size, rate)
+        try:
+            import cv2
+        except ImportError:
+            raise VideoError(
+                "neither ffmpeg nor OpenCV is installed, so no video can be written",
+                hint="sudo apt-get install ffmpeg (or pip install opencv-python-headless)",
+            ) from None
+        self._cv2 = cv2
+        self.zoom = zoom
+        out = (size[0] * zoom, size[1] * zoom)
+        for codec, fourcc in (("h264", "avc1"), ("mpeg4", "mp4v")):
+            writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*fourcc), float(rate), out)
+            if writer.isOpened():
+                self._writer, self.codec = writer, codec
+                return
+            writer.release()
+        raise VideoError(f"OpenCV cannot write an MP4 video to {path}")
+
+    def _write(self, frame: np.ndarray) -> None:
+        if self.zoom > 1:
+            frame = frame.repeat(self.zoom, axis=0).repeat(self.zoom, axis=1)
+        self._writer.write(self._cv2.cvtColor(frame, self._cv2.COLOR_RGB2BGR))
+
+    def close(self) -> None:
+        self._writer.release()
+
+
+def open_video(
+    path: Path, size: tuple[int, int], rate: Fraction = EMULATED_RATE, zoom: int = 1
+) -> VideoWriter:
+    """An MP4 writer: ffmpeg when it is on PATH, else OpenCV."""
+    if shutil.which("ffmpeg"):
+        return FfmpegWriter(path, size, rate, zoom)
+    return OpenCvWriter(path, size, rate, zoom)
+
+
+def probe(path: Path) -> dict[str, object]:
+    """Codec, size, pixel format, frame rate and frame count of a video, read by ffprobe."""
+    binary = shutil.which("ffprobe")
+    if binary is None:
+        raise VideoError("ffprobe is not installed", hint="sudo apt-get install ffmpeg")
+    entries = "stream=codec_name,width,height,pix_fmt,r_frame_rate,nb_read_frames"
+    command = [binary, "-v", "error", "-select_streams", "v:0", "-count_frames"]
+    command += ["-show_entries", entries, "-of", "json", str(path)]
+    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    streams = json.loads(result.stdout or "{}").get("streams") if result.returncode == 0 else None
+    if not streams:
+        raise VideoError(f"ffprobe cannot read {path}: {result.stderr.strip()}")
+    stream = streams[0]
+    stream["frames"] = int(stream.pop("nb_read_frames", 0))
+    return stream

@@ -1,0 +1,71 @@
+"""Whole screens and the panel, read as text through the profile (when it has a font)."""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+
+from bot.errors import Unreadable
+from bot.profile import Profile, TextSpot
+from bot.see.text import TextReader, load_font
+
+
+class ScreenReader:
+    """Which screen is shown (title, code, time up, ...) and the panel's values."""
+
+    def __init__(self, profile: Profile, scale: int = 1) -> None:
+        self.profile = profile
+        self.scale = scale
+
+    @property
+    def available(self) -> bool:
+        return self.profile.font is not None
+
+    @cached_property
+    def reader(self) -> TextReader:
+        if self.profile.font is None:
+            raise Unreadable(f"the {self.profile.name} profile has no font to read text with")
+        return TextReader(load_font(self.profile.font), self.scale, self.profile.paper)
+
+    def text_at(self, frame: np.ndarray, spot: TextSpot) -> str:
+        return self.reader.field(frame, spot.row, spot.col, spot.width or len(spot.text))
+
+    def which(self, frame: np.ndarray) -> str | None:
+        """The name of the screen whose mark text is shown, or None."""
+        screens = self.profile.screens
+        if screens is None or not self.available:
+            return None
+        for name, spot in screens.marks.items():
+            if self.text_at(frame, spot) == spot.text:
+                return name
+        return None
+
+    def shows(self, frame: np.ndarray, name: str) -> bool:
+        """True when the mark text of screen ``name`` is on ``frame``."""
+        screens = self.profile.screens
+        if screens is None or name not in screens.marks or not self.available:
+            return False
+        spot = screens.marks[name]
+        return self.text_at(frame, spot) == spot.text
+
+    def field(self, frame: np.ndarray, name: str) -> str:
+        """A value shown on a screen (``[screens.fields]``), e.g. ``code_word``."""
+        screens = self.profile.screens
+        if screens is None or name not in screens.fields:
+            raise Unreadable(f"the {self.profile.name} profile has no screen field {name!r}")
+        return self.text_at(frame, screens.fields[name]).strip()
+
+    def panel(self, frame: np.ndarray) -> dict[str, str]:
+        """Every panel value as text (``Unreadable`` when the profile has no panel)."""
+        if not self.profile.panel:
+            raise Unreadable(f"the {self.profile.name} profile does not say where the panel is")
+        return {
+            name: self.text_at(frame, spot).strip() for name, spot in self.profile.panel.items()
+        }
+
+    def panel_number(self, frame: np.ndarray, name: str) -> int:
+        text = self.panel(frame).get(name, "")
+        if not text.isdigit():
+            raise Unreadable(f"the panel's {name} reads {text!r}, not a number")
+        return int(text)

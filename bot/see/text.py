@@ -1,0 +1,64 @@
+"""Reading text on the Spectrum screen with a known 8x8 font (named by the profile).
+
+A character cell reads as a glyph by taking every pixel that is not the paper
+colour as ink; cells that match no glyph read as ``?``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from bot.see.font import read_font
+
+SCREEN = (32, 24)  # Spectrum screen offset in the Fuse window at 1x
+COLS, ROWS = 32, 24
+UNKNOWN = "?"
+
+
+class GlyphFont(Protocol):
+    def match(self, rows: tuple[int, ...]) -> str | None: ...
+
+
+def load_font(path: Path) -> GlyphFont:
+    """The font file ``path`` (see ``bot.see.font``)."""
+    return read_font(path)
+
+
+@dataclass(frozen=True)
+class TextReader:
+    font: GlyphFont
+    scale: int = 1
+    paper: tuple[int, int, int] = (0, 0, 0)
+
+    def cells(
+        self, frame: np.ndarray, row: int = 0, col: int = 0, rows: int = ROWS, cols: int = COLS
+    ) -> np.ndarray:
+        """(rows, cols, 8) uint8: the 8 row bytes (bit 7 = leftmost) of each character
+        cell of the block whose top-left cell is (``col``, ``row``)."""
+        s = self.scale
+        x0, y0 = (SCREEN[0] + 8 * col) * s, (SCREEN[1] + 8 * row) * s
+        block = frame[y0 + s // 2 : y0 + 8 * rows * s : s, x0 + s // 2 : x0 + 8 * cols * s : s]
+        ink = (block != np.array(self.paper, dtype=block.dtype)).any(axis=2)
+        bits = ink.reshape(rows, 8, cols, 8).transpose(0, 2, 1, 3)
+        return np.packbits(bits, axis=3)[..., 0]
+
+    def lines(self, frame: np.ndarray) -> list[str]:
+        """The whole screen as 24 lines of 32 characters."""
+        cells = self.cells(frame)
+        out = []
+        for row in range(ROWS):
+            chars = []
+            for col in range(COLS):
+                pattern = tuple(int(b) for b in cells[row, col])
+                chars.append(self.font.match(pattern) or UNKNOWN)
+            out.append("".join(chars))
+        return out
+
+    def field(self, frame: np.ndarray, row: int, col: int, width: int) -> str:
+        """The text in ``width`` cells from (``col``, ``row``)."""
+        cells = self.cells(frame, row, col, 1, width)[0]
+        return "".join(self.font.match(tuple(int(b) for b in cell)) or UNKNOWN for cell in cells)

@@ -1,0 +1,168 @@
+"""Stopping a run at once: Ctrl-C, or a global abort key grabbed on the X display.
+
+``guard`` is used around a run. Ctrl-C (SIGINT) raises ``Aborted`` in the main
+thread - after the short stretch that sends one key event, never inside it - and the
+key drivers release whatever they hold on the way out. The abort key (Pause unless
+the profile or ``--abort-key`` says otherwise) is grabbed on the root window, so it
+works whichever window has the focus; a thread waits for it on its own X connection,
+releases every held key itself at once (through the same focus-checked path as any
+key event), then interrupts the main thread the same way. Closing the session then
+stops Fuse with SIGTERM and the run folder is finished, marked aborted.
+"""
+
+from __future__ import annotations
+
+import logging
+import select
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from Xlib import XK, X
+from Xlib.error import CatchError
+
+from bot.errors import UsageError
+from bot.x11.display import open_display
+from bot.x11.keys import KeyDriver, interrupt_or_defer, send_guarded
+
+log = logging.getLogger(__name__)
+
+FUSE_KEYS = {f"F{n}" for n in range(1, 11)}  # Fuse's own menu keys
+
+
+class Aborted(KeyboardInterrupt):
+    """The run was stopped by the user (Ctrl-C or the abort key); ``str()`` says how."""
+
+
+def check_abort_key(name: str, game_keys: set[str]) -> str | None:
+    """The X keysym name of ``name``, or None for "none"; ``UsageError`` for a key that
+    Fuse or the game needs, or that X does not know."""
+    if name.lower() in ("", "none", "off"):
+        return None
+    if name.upper() in FUSE_KEYS:
+        raise UsageError(
+            f"--abort-key {name}: F1-F10 are Fuse's own menu keys",
+            hint="choose Pause, F11, F12 or Scroll_Lock",
+        )
+    if name.lower() in {k.lower() for k in game_keys} or len(name) == 1:
+        raise UsageError(
+            f"--abort-key {name}: the game uses that key",
+            hint="choose a key the Spectrum does not have, such as Pause or F12",
+        )
+    if not XK.string_to_keysym(name):
+        raise UsageError(f"--abort-key {name}: X knows no key of that name", hint="try Pause")
+    return name
+
+
+class AbortHotkey:
+    """A thread that waits for ``key`` anywhere on ``display`` and then aborts the run."""
+
+    def __init__(
+        self,
+        display: str,
+        key: str,
+        keys: Callable[[], KeyDriver | None],
+        on_abort: Callable[[str], None],
+    ) -> None:
+        self.key = key
+        self.keys = keys
+        self.on_abort = on_abort
+        self.dpy = open_display(display)
+        self.root = self.dpy.screen().root
+        self.keycode = self.dpy.keysym_to_keycode(XK.string_to_keysym(key))
+        if not self.keycode:
+            self.dpy.close()
+            raise UsageError(f"the abort key {key} has no keycode on display {display}")
+        catch = CatchError()
+        self.root.grab_key(
+            self.keycode, X.AnyModifier, True, X.GrabModeAsync, X.GrabModeAsync, onerror=catch
+        )
+        self.dpy.sync()
+        if catch.get_error():
+            self.dpy.close()
+            raise UsageError(
+                f"another program has taken the {key} key, so it cannot abort the bot",
+                hint="choose another with --abort-key KEY (or --abort-key none)",
+            )
+        self.fired_at: float | None = None
+        self.released_s: float | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="abort-key", daemon=True)
+
+    def start(self) -> AbortHotkey:
+        self._thread.start()
+        return self
+
+    def _watch(self) -> None:
+        fd = self.dpy.fileno()
+        while not self._stop.is_set():
+            if not self.dpy.pending_events():
+                select.select([fd], [], [], 0.1)
+                if not self.dpy.pending_events():
+                    continue
+            event = self.dpy.next_event()
+            if event.type == X.KeyPress and event.detail == self.keycode:
+                self.fire()
+                return
+
+    def fire(self) -> None:
+        """Release every held key now, on this thread's connection, then interrupt."""
+        self.fired_at = time.perf_counter()
+        driver = self.keys()
+        window = getattr(driver, "window_id", None)
+        held = getattr(driver, "held_keycodes", list)()
+        for code in held if window is not None else ():
+            send_guarded(self.dpy, window, code, False)
+        self.released_s = time.perf_counter() - self.fired_at
+        log.warning(
+            "the %s key: %d held keys released in %.1f ms; stopping",
+            self.key,
+            len(held),
+            self.released_s * 1000,
+        )
+        self.on_abort(f"stopped by the {self.key} key")
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive() and self._thread is not threading.current_thread():
+            self._thread.join(1.0)
+        catch = CatchError()
+        self.root.ungrab_key(self.keycode, X.AnyModifier, onerror=catch)
+        self.dpy.sync()
+        self.dpy.close()
+
+
+@contextmanager
+def guard(
+    display: str | None, key: str | None, keys: Callable[[], KeyDriver | None]
+) -> Iterator[AbortHotkey | None]:
+    """Ctrl-C and (with a ``key`` and a ``display``) the abort key raise ``Aborted`` in
+    the main thread while the block runs, never in the middle of a key event."""
+    main = threading.current_thread() is threading.main_thread()
+    reason: dict[str, Any] = {"message": "stopped by Ctrl-C"}
+
+    def on_sigint(signum: int, frame: object) -> None:
+        interrupt_or_defer(Aborted(reason["message"]))
+
+    def on_abort(message: str) -> None:
+        reason["message"] = message
+        if main_ident is not None:
+            signal.pthread_kill(main_ident, signal.SIGINT)
+
+    main_ident = threading.main_thread().ident if main else None
+    previous = signal.getsignal(signal.SIGINT) if main else None
+    if main:
+        signal.signal(signal.SIGINT, on_sigint)
+    hotkey = None
+    try:
+        if key and display:
+            hotkey = AbortHotkey(display, key, keys, on_abort).start()
+        yield hotkey
+    finally:
+        if hotkey is not None:
+            hotkey.close()
+        if main:
+            signal.signal(signal.SIGINT, previous)

@@ -1,0 +1,389 @@
+"""Pressing Spectrum keys in Fuse with XTest, timed from the actual previous event.
+
+No key event reaches a window that is not Fuse: each event is sent only after the
+focus is checked, with the X server grabbed so that no other client can move the
+focus between the check and the event. A press while another window has the focus
+is not sent; the ``FocusPolicy`` then waits, takes the focus back or raises
+``FocusLost``. A release is always sent (a held key must not stay down), but when
+Fuse has lost the focus it is swallowed by a keyboard grab of the bot's own, so the
+other window sees nothing (Fuse lets go of its keys when it loses the focus).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from Xlib import XK, X
+from Xlib import display as xdisplay
+from Xlib.error import CatchError, XError
+from Xlib.ext import xtest
+
+from bot.errors import DisplayError, FocusLost, ProfileError
+from bot.x11.display import open_display
+from bot.x11.focus import FocusPolicy
+
+# Names the profiles use for keys that are not single characters.
+KEYSYM_NAMES = {
+    "space": "space",
+    "enter": "Return",
+    "return": "Return",
+    "shift": "Shift_L",
+    "caps": "Shift_L",
+    "symbol": "Control_L",
+    "delete": "BackSpace",
+    "backspace": "BackSpace",
+}
+
+
+@dataclass(frozen=True)
+class KeyTiming:
+    """How long a key is held and how long all keys are up before the next press (ms).
+
+    With ``rollover`` (a game that sees each key's own press, such as the practice game)
+    a different key goes down as soon as the previous one is up: only a key pressed
+    again waits ``gap_ms``, long enough for the game to see it up in between.
+    """
+
+    hold_ms: float = 40.0
+    gap_ms: float = 40.0
+    rollover: bool = False
+
+
+DEFAULT_TIMING = KeyTiming()
+
+
+class _Critical(threading.local):
+    depth = 0
+    pending: KeyboardInterrupt | None = None
+
+
+_critical = _Critical()
+
+
+@contextlib.contextmanager
+def critical() -> Iterator[None]:
+    """A stretch that Ctrl-C must not cut in two (a server grab, a press and its
+    bookkeeping). With ``interrupt_or_defer`` as the SIGINT handler, an interrupt that
+    arrives inside is raised when the outermost stretch ends."""
+    _critical.depth += 1
+    try:
+        yield
+    finally:
+        _critical.depth -= 1
+    if _critical.depth == 0 and _critical.pending is not None:
+        pending, _critical.pending = _critical.pending, None
+        raise pending
+
+
+def interrupt_or_defer(interrupt: KeyboardInterrupt | None = None) -> None:
+    """What a SIGINT handler calls: raise ``interrupt`` (a ``KeyboardInterrupt``) now, or
+    at the end of the critical stretch the main thread is in."""
+    interrupt = interrupt or KeyboardInterrupt()
+    if _critical.depth:
+        _critical.pending = interrupt
+        return
+    raise interrupt
+
+
+class BurstCut(Exception):
+    """A press waited for the focus so long that the game may have moved on: the rest of
+    the burst is dropped and the caller looks at the screen again (not an error)."""
+
+
+class KeyDriver:
+    """Base class: presses named keys one after another with ``timing``.
+
+    Subclasses send one event in ``_send``, which returns False when a press was not
+    sent because Fuse lacks the focus; ``regain_focus`` then waits for it (or raises
+    ``FocusLost``). Whatever happens after a press (an error, Ctrl-C), the key is released.
+    """
+
+    cut_after_s = 0.1  # a wait for the focus longer than this cuts the burst short
+
+    def __init__(self, timing: KeyTiming) -> None:
+        self.timing = timing
+        self._last_event = 0.0
+        self._last_key: str | None = None  # the key released last
+        self._down: set[str] = set()
+
+    def _wait_until(self, when: float) -> None:
+        while (left := when - time.perf_counter()) > 0:
+            time.sleep(left if left > 0.002 else 0)
+
+    def held(self) -> frozenset[str]:
+        """The keys this driver holds down right now."""
+        return frozenset(self._down)
+
+    def press(self, key: str) -> None:
+        self.burst([key])
+
+    def burst(self, keys: Sequence[str]) -> None:
+        """Press each key in turn (hold, release, gap); focus is checked before each event.
+        After a long wait for the focus the keys not yet pressed are dropped."""
+        try:
+            self.check_focus()
+            for key in keys:
+                self.tap(key)
+        except BurstCut:
+            return
+
+    def tap(self, key: str, gap_ms: float | None = None) -> None:
+        """Press and release ``key``: held ``hold_ms``, after ``gap_ms`` with no key down
+        (with rollover, after no wait at all when the key released last was another)."""
+        gap = self.gap_before(key) if gap_ms is None else gap_ms
+        self._wait_until(self._last_event + gap / 1000)
+        self._key_down(key)
+        try:
+            self._hold_until(self._last_event + self.timing.hold_ms / 1000)
+        finally:
+            self._key_up(key)
+
+    def gap_before(self, key: str) -> float:
+        """Milliseconds with no key down that ``key`` needs before it goes down."""
+        rolls = self.timing.rollover and self._last_key is not None and key != self._last_key
+        return 0.0 if rolls else self.timing.gap_ms
+
+    def _hold_until(self, when: float) -> None:
+        """Keep the keys down until ``when`` (subclasses let go early if the focus goes)."""
+        self._wait_until(when)
+
+    def _key_down(self, key: str) -> None:
+        while True:
+            with critical():
+                self._down.add(key)
+                try:
+                    sent = self._send(key, True)
+                except BaseException:
+                    with contextlib.suppress(Exception):
+                        self._key_up(key)
+                    raise
+                if sent:
+                    self._last_event = time.perf_counter()
+                    return
+                self._down.discard(key)
+            # outside the critical stretch: this may wait a long time
+            if self.regain_focus() > self.cut_after_s:
+                raise BurstCut(key)
+
+    def _key_up(self, key: str) -> None:
+        with critical():
+            try:
+                self._send(key, False)
+            finally:
+                self._down.discard(key)
+                self._last_key = key
+                self._last_event = time.perf_counter()
+
+    def chord(self, modifier: str, keys: Sequence[str], gap_ms: float | None = None) -> None:
+        """Hold ``modifier`` (e.g. "symbol") while tapping ``keys``; ``gap_ms`` between taps
+        (the Spectrum ROM ignores a repeated key sooner than about 100 ms)."""
+        gap = self.timing.gap_ms if gap_ms is None else gap_ms
+        try:
+            self.check_focus()
+            self._wait_until(self._last_event + self.timing.gap_ms / 1000)
+            self._key_down(modifier)
+            try:
+                for key in keys:
+                    self.tap(key, gap)
+                self._wait_until(self._last_event + gap / 1000)
+            finally:
+                self._key_up(modifier)
+        except BurstCut:
+            return
+
+    def type_text(self, text: str) -> None:
+        """Type ``text`` with the full gap before every key, rollover or not (a ROM's
+        keyboard routine, unlike the practice game, may miss a key rolled onto)."""
+        try:
+            self.check_focus()
+            for ch in text:
+                self.tap("space" if ch == " " else ch.lower(), self.timing.gap_ms)
+        except BurstCut:
+            return
+
+    def release_all(self) -> None:
+        """Release every key this driver holds down (abort paths call this); every key is
+        tried even when one fails, and the first error is raised at the end."""
+        error: BaseException | None = None
+        for key in list(self._down):
+            try:
+                self._key_up(key)
+            except Exception as exc:
+                error = error or exc
+        if error is not None:
+            raise error
+
+    def close(self) -> None:
+        """Release every key and let go of what the driver holds open."""
+        self.release_all()
+
+    def check_focus(self) -> None:
+        """Return when keys may be sent (after waiting for the focus if need be)."""
+        raise NotImplementedError
+
+    def regain_focus(self) -> float:
+        """Called after a press was refused: wait for the focus (returns the seconds
+        waited), or raise ``FocusLost``."""
+        raise FocusLost("the Fuse window does not have the keyboard focus, so no key was sent")
+
+    def _send(self, key: str, down: bool) -> bool:
+        raise NotImplementedError
+
+
+@contextlib.contextmanager
+def _server_grabbed(dpy: xdisplay.Display) -> Iterator[None]:
+    dpy.grab_server()
+    try:
+        yield
+    finally:
+        dpy.ungrab_server()
+        dpy.sync()
+
+
+def focus_id(dpy: xdisplay.Display) -> int | None:
+    """The id of the window with the input focus (None for PointerRoot or no focus)."""
+    try:
+        focus = dpy.get_input_focus().focus
+    except XError:
+        return None
+    return focus.id if hasattr(focus, "id") else None
+
+
+def send_guarded(
+    dpy: xdisplay.Display,
+    window_id: int,
+    keycode: int,
+    down: bool,
+    deliver: Callable[[], None] | None = None,
+) -> bool:
+    """One key event that only ``window_id`` can receive, on connection ``dpy``.
+
+    With the server grabbed (no other client runs meanwhile): when ``window_id`` has the
+    focus the event is sent (``deliver``, or an XTest event); otherwise a press is not
+    sent (returns False) and a release is sent under a keyboard grab of our own, so the
+    window that has the focus receives nothing (returns True).
+    """
+    kind = X.KeyPress if down else X.KeyRelease
+    with critical(), _server_grabbed(dpy):
+        if focus_id(dpy) == window_id:
+            if deliver is None:
+                xtest.fake_input(dpy, kind, keycode)
+            else:
+                deliver()
+            return True
+        if down:
+            return False
+        root = dpy.screen().root
+        grab = root.grab_keyboard(False, X.GrabModeAsync, X.GrabModeAsync, X.CurrentTime)
+        xtest.fake_input(dpy, X.KeyRelease, keycode)
+        if grab == X.GrabSuccess:
+            dpy.ungrab_keyboard(X.CurrentTime)
+    while dpy.pending_events():  # the swallowed release came to us
+        dpy.next_event()
+    return True
+
+
+class XTestKeys(KeyDriver):
+    """XTest fake key events by keycode, to Fuse's top-level window only.
+
+    Every call on its X connection is a critical stretch: python-xlib does not survive an
+    exception in the middle of a request (a Ctrl-C there could leave the server grabbed).
+    """
+
+    def __init__(
+        self,
+        display: str,
+        window_id: int,
+        timing: KeyTiming = DEFAULT_TIMING,
+        take_focus: bool = True,
+        policy: FocusPolicy | None = None,
+    ) -> None:
+        super().__init__(timing)
+        self.display = display
+        self._dpy = open_display(display)
+        if not self._dpy.has_extension("XTEST"):
+            raise DisplayError(f"the X display {display} has no XTEST extension")
+        self.window_id = window_id
+        self._window = self._dpy.create_resource_object("window", window_id)
+        self.policy = policy or FocusPolicy(take_back=take_focus)
+        self._codes: dict[str, int] = {}
+
+    @property
+    def take_focus(self) -> bool:
+        return self.policy.take_back
+
+    def keycode(self, key: str) -> int:
+        code = self._codes.get(key)
+        if code is None:
+            name = KEYSYM_NAMES.get(key.lower(), key)
+            sym = XK.string_to_keysym(name)
+            with critical():
+                code = self._dpy.keysym_to_keycode(sym) if sym else 0
+            if not code:
+                raise ProfileError(f"no keycode for key {key!r} on this X display")
+            self._codes[key] = code
+        return code
+
+    def held_keycodes(self) -> list[int]:
+        """Keycodes of the keys held down now (for a release from another thread)."""
+        return [self._codes[key] for key in self.held() if key in self._codes]
+
+    def focused(self) -> bool:
+        with critical():
+            return focus_id(self._dpy) == self.window_id
+
+    def window_exists(self) -> bool:
+        with critical():
+            try:
+                self._window.get_attributes()
+            except XError:
+                return False
+            return True
+
+    def _hold_until(self, when: float, poll_s: float = 0.004) -> None:
+        """Hold, but stop at once when another window takes the focus: the release is then
+        swallowed before X autorepeat could send the held key to that window."""
+        while (left := when - time.perf_counter()) > 0:
+            if not self.focused():
+                return
+            time.sleep(min(left, poll_s))
+
+    def focus(self) -> None:
+        """Give Fuse's top-level window the input focus (only the top level works)."""
+        catch = CatchError()
+        with critical():
+            self._window.set_input_focus(X.RevertToParent, X.CurrentTime, onerror=catch)
+            self._dpy.sync()
+
+    def check_focus(self) -> None:
+        """Before a burst: wait for the focus if need be; a long wait cuts the burst."""
+        if not self.focused() and self.policy.regain(self) > self.cut_after_s:
+            raise BurstCut()
+
+    def regain_focus(self) -> float:
+        return self.policy.regain(self)
+
+    def _send(self, key: str, down: bool) -> bool:
+        code = self.keycode(key)
+        return send_guarded(
+            self._dpy, self.window_id, code, down, lambda: self._deliver(key, code, down)
+        )
+
+    def _deliver(self, key: str, code: int, down: bool) -> None:
+        xtest.fake_input(self._dpy, X.KeyPress if down else X.KeyRelease, code)
+
+    def close(self) -> None:
+        try:
+            self.release_all()
+        finally:
+            with critical():
+                self._dpy.close()
+
+
+def expand(sequence: Iterable[str]) -> list[str]:
+    """Key names from a profile sequence such as ``["space", "2", "5", "enter"]``."""
+    return [str(k) for k in sequence]

@@ -1,0 +1,88 @@
+"""Lossy keys: a ``KeyDriver`` wrapper that drops, doubles and delays presses (seeded).
+
+It stands where the original bot's author saw trouble, between the bot and the
+emulator: a dropped press sends nothing (but takes its time, as a lost press does), a
+doubled press is sent twice, and every press may wait up to ``latency_ms`` longer.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.x11.keys import BurstCut, KeyDriver
+
+
+@dataclass(frozen=True)
+class KeyFaults:
+    drop: float = 0.0  # probability that a press is lost
+    double: float = 0.0  # probability that a press arrives twice
+    latency_ms: float = 0.0  # up to this much extra delay before a press
+    seed: int = 0
+
+    @property
+    def active(self) -> bool:
+        return bool(self.drop or self.double or self.latency_ms)
+
+
+class FaultyKeys(KeyDriver):
+    """Wraps ``inner``; ``counts`` (shared across restarts if given) tallies each fault."""
+
+    def __init__(
+        self,
+        inner: KeyDriver,
+        faults: KeyFaults,
+        counts: Counter[str] | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        super().__init__(inner.timing)
+        self.inner = inner
+        self.faults = faults
+        self.counts = counts if counts is not None else Counter()
+        self.rng = rng or random.Random(faults.seed)
+
+    def __getattr__(self, name: str):
+        return getattr(self.inner, name)
+
+    def held(self) -> frozenset[str]:
+        return self.inner.held()
+
+    def check_focus(self) -> None:
+        self.inner.check_focus()
+
+    def burst(self, keys: Sequence[str]) -> None:
+        try:
+            self.inner.check_focus()
+            for key in keys:
+                self.tap(key)
+        except BurstCut:
+            return
+
+    def tap(self, key: str, gap_ms: float | None = None) -> None:
+        f = self.faults
+        if f.latency_ms:
+            delay = self.rng.uniform(0, f.latency_ms)
+            self.counts["delayed"] += 1
+            time.sleep(delay / 1000)
+        roll = self.rng.random()
+        if roll < f.drop:
+            self.counts["dropped"] += 1
+            gap = self.inner.gap_before(key) if gap_ms is None else gap_ms
+            time.sleep((self.timing.hold_ms + gap) / 1000)
+            return
+        self.inner.tap(key, gap_ms)
+        if roll < f.drop + f.double:
+            self.counts["doubled"] += 1
+            self.inner.tap(key, gap_ms)
+
+    def chord(self, modifier: str, keys: Sequence[str], gap_ms: float | None = None) -> None:
+        self.inner.chord(modifier, keys, gap_ms)
+
+    def release_all(self) -> None:
+        self.inner.release_all()
+
+    def close(self) -> None:
+        self.inner.close()

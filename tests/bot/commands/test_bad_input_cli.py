@@ -1,0 +1,142 @@
+"""Bad input through the command line: one clear message that says what to do, a
+non-zero exit status, a picture where one helps, and never a traceback."""
+
+from __future__ import annotations
+
+import io
+import re
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from faults.folder_check import check_folder
+
+GOOD = ["walkthrough", "--levels", "1", "--no-record"]
+
+# another program: white paper over stripes, then a loop (hand-assembled Z80)
+OTHER_PROGRAM = bytes.fromhex(
+    "210058"
+    "110158"
+    "01ff02"
+    "3638"
+    "edb0"  # attributes: white paper
+    "210040"
+    "110140"
+    "01ff17"
+    "3655"
+    "edb0"  # pixels: stripes
+    "f3"
+    "18fe"  # di; jr $
+)
+
+
+def run(argv: list[str], capsys) -> tuple[int, str]:
+    code = main(argv)
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return code, err
+
+
+def one_message(err: str) -> str:
+    """The error, which must say what to do."""
+    lines = [ln for ln in err.splitlines() if ln.startswith("logo-bot walkthrough: error:")]
+    assert len(lines) == 1, err
+    assert "what to do:" in err, err
+    return err
+
+
+def test_missing_rom(capsys, tmp_path):
+    code, err = run([*GOOD, "--rom", str(tmp_path / "48.rom")], capsys)
+    assert code == 3 and "the ROM file" in one_message(err) and "does not exist" in err
+
+
+def test_a_rom_that_is_not_a_48k_rom(capsys, tmp_path):
+    rom = tmp_path / "48.rom"
+    rom.write_bytes(bytes(1000))
+    code, err = run([*GOOD, "--rom", str(rom)], capsys)
+    assert code == 3 and "1000 bytes, not a 48K Spectrum ROM" in one_message(err)
+
+
+def test_missing_and_broken_tapes(capsys, tmp_path):
+    code, err = run([*GOOD, "--tape", str(tmp_path / "LOGO.TAP")], capsys)
+    assert code == 3 and "tape file" in one_message(err)
+    broken = tmp_path / "broken.tap"
+    broken.write_bytes(b"\x13\x00" + bytes(5))
+    code, err = run([*GOOD, "--tape", str(broken)], capsys)
+    assert code == 3 and "cannot be loaded" in one_message(err)
+
+
+def test_a_corrupt_level_file_names_file_line_and_column(capsys, tmp_path):
+    levels = tmp_path / "levels.txt"
+    levels.write_text("6 10\n..........\n..5.......\n" + "..........\n" * 4)
+    code, err = run([*GOOD, "--set", f"game.levels={levels}"], capsys)
+    assert code == 3 and f"{levels}:3:3" in one_message(err)
+
+
+def test_a_display_that_cannot_be_opened(capsys):
+    code, err = run([*GOOD, "--display", ":986"], capsys)
+    assert code == 4 and "cannot open X display ':986'" in one_message(err)
+    assert "--headless" in err
+
+
+def test_wayland_is_refused_with_the_way_out(capsys, monkeypatch):
+    monkeypatch.setenv("XDG_SESSION_TYPE", "wayland")
+    monkeypatch.setenv("WAYLAND_DISPLAY", "wayland-0")
+    monkeypatch.setenv("DISPLAY", ":0")
+    code, err = run(GOOD, capsys)
+    assert code == 4 and "Wayland session" in one_message(err) and "--headless" in err
+
+
+def test_fuse_missing(capsys, monkeypatch, xserver):
+    monkeypatch.setenv("PATH", "/nonexistent")
+    code, err = run([*GOOD, "--display", xserver.display], capsys)
+    assert code == 5 and "fuse-sdl is not installed" in one_message(err)
+
+
+@pytest.mark.fuse
+def test_a_fuse_that_will_not_start(capsys, monkeypatch, xserver, tmp_path):
+    """A fuse-sdl that fails at start-up (a broken install, say): its own words are shown."""
+    fake = tmp_path / "bin" / "fuse-sdl"
+    fake.parent.mkdir()
+    fake.write_text("#!/bin/sh\necho 'SDL: cannot initialise the video driver' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}:/usr/bin:/bin")
+    code, err = run([*GOOD, "--display", xserver.display], capsys)
+    assert code == 5 and "Fuse exited during start-up (exit 1)" in one_message(err)
+    assert "cannot initialise the video driver" in err
+
+
+@pytest.mark.fuse
+def test_a_program_that_is_not_the_game(capsys, xserver, tmp_path):
+    from skoolkit import bin2sna
+
+    binary, snapshot = tmp_path / "other.bin", tmp_path / "other.z80"
+    binary.write_bytes(OTHER_PROGRAM)
+    with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
+        bin2sna.main(["-o", "32768", "-s", "32768", str(binary), str(snapshot)])
+    runs = tmp_path / "runs"
+    argv = ["walkthrough", "--levels", "1", "--speed", "400", "--display", xserver.display]
+    code, err = run([*argv, "--snapshot", str(snapshot), "--video-dir", str(runs)], capsys)
+    assert code == 8 and "the game never showed on screen" in one_message(err)
+    picture = Path(re.search(r"see what the bot saw: (\S+\.png)", err).group(1))
+    assert picture.is_file() and picture.parent.parent.parent == runs
+    (folder,) = list(runs.iterdir())
+    check = check_folder(folder, status="failed")
+    assert check.ok, check.problems
+    assert "never showed" in check.run["error"]
+
+
+def test_no_subprocess_runs_through_a_shell():
+    """Audit: user text (paths, names) must never reach a shell."""
+    root = Path(__file__).resolve().parents[3]
+    pattern = re.compile(r"shell\s*=\s*True|os\.system\(|os\.popen\(|getstatusoutput|getoutput\(")
+    offenders = [
+        f"{path.relative_to(root)}:{number}"
+        for folder in ("bot", "solvers", "game", "calibration", "benchmarks", "scripts", "faults")
+        for path in (root / folder).rglob("*.py")
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert offenders == []

@@ -1,0 +1,86 @@
+import json
+import tomllib
+
+import pytest
+from PIL import Image
+
+from bot.cli import main
+from solvers.board import Board
+from tests.bot.fake_frames import draw
+
+LEVEL_1 = Board.from_rows(
+    ["..........", "....2.....", "...212....", "....2.....", "..........", ".........."]
+)
+
+
+def test_no_command_prints_usage_and_exits_2(capsys):
+    assert main([]) == 2
+    assert "walkthrough" in capsys.readouterr().out
+    assert main(["--help"]) == 0
+
+
+def test_unknown_command(capsys):
+    assert main(["fly"]) == 2
+    assert "unknown command 'fly'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["level", "101"], "levels run from 1 to 100"),
+        (["walkthrough", "--levels", "5-2"], "first <= last"),
+        (["walkthrough", "--levels", "x"], "write a level or a range"),
+        (["walkthrough", "--from-code", "NOPE"], "not a level code"),
+        (["walkthrough", "--speed", "1"], "choose 10..5000"),
+        (["walkthrough", "--set", "keys.jump=x"], "no such setting"),
+    ],
+)
+def test_bad_arguments_exit_2_with_a_message_and_no_traceback(capsys, argv, words):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
+
+
+def test_a_profile_that_does_not_exist_is_bad_input(capsys):
+    assert main(["walkthrough", "--profile", "zx81"]) == 3
+    assert "no calibration profile" in capsys.readouterr().err
+
+
+def test_set_codes_on_the_original_tapes_profile(capsys):
+    """calibration/logo-part1/profile.toml tells people to add codes this way."""
+    argv = ["walkthrough", "--profile", "logo-part1", "--set", "codes.6=ABCDE", "--show-config"]
+    assert main(argv) == 0
+    assert tomllib.loads(capsys.readouterr().out)["codes"] == {"6": "ABCDE"}
+
+
+def test_show_config_prints_toml(capsys):
+    assert main(["walkthrough", "--show-config", "--set", "keys.up=w"]) == 0
+    assert tomllib.loads(capsys.readouterr().out)["keys"]["up"] == "w"
+
+
+def test_show_reads_a_screenshot_and_plans(tmp_path, capsys):
+    png = tmp_path / "level1.png"
+    Image.fromarray(draw(LEVEL_1, cursor=(1, 1), scale=2)).save(png)
+    assert main(["show", "--screenshot", str(png), "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["scale"] == 2 and info["cursor"] == [1, 1]
+    assert info["target"] == str(LEVEL_1).splitlines()
+    assert len(info["plan"]) == 5 and info["optimal"]
+
+
+def test_show_refuses_a_picture_that_is_not_the_game(tmp_path, capsys):
+    png = tmp_path / "blank.png"
+    Image.new("RGB", (100, 80)).save(png)
+    assert main(["show", "--screenshot", str(png)]) == 1
+    assert "not the game" in capsys.readouterr().out
+    assert main(["show", "--screenshot", str(tmp_path / "none.png")]) == 3
+
+
+def test_calibrate_writes_an_annotated_picture(tmp_path, capsys):
+    png = tmp_path / "shot.png"
+    Image.fromarray(draw(LEVEL_1, cursor=(2, 3))).save(png)
+    out = tmp_path / "check.png"
+    assert main(["calibrate", "--screenshot", str(png), "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "profile OK" in text and "1x" in text
+    assert Image.open(out).size[0] == 640

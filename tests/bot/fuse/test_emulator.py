@@ -1,0 +1,106 @@
+import os
+from pathlib import Path
+
+import pytest
+
+from bot.errors import DisplayError, EmulatorError, InputError
+from bot.fuse.emulator import Fuse, FuseConfig
+from bot.x11.display import open_display
+from bot.x11.window import find_fuse_window, window_pid, window_title
+
+
+@pytest.mark.fuse
+def test_fuse_starts_with_a_private_home_and_stops_cleanly(xserver):
+    fuse = Fuse.start(FuseConfig(), xserver.display)
+    try:
+        assert fuse.alive()
+        assert fuse.home.is_dir() and fuse.home != Path.home()
+        dpy = open_display(xserver.display)
+        window = find_fuse_window(dpy, fuse.pid)
+        assert window is not None and window.id == fuse.window_id
+        assert window_pid(dpy, fuse.window_id) == fuse.pid
+        assert window_title(window).startswith("Fuse")
+        dpy.close()
+    finally:
+        code = fuse.stop()
+    assert code == 0, "SIGTERM with --no-confirm-actions exits cleanly"
+    assert not fuse.home.exists()
+
+
+@pytest.mark.fuse
+def test_two_fuses_on_one_display_are_told_apart_by_pid(xserver):
+    with (
+        Fuse.start(FuseConfig(), xserver.display) as a,
+        Fuse.start(FuseConfig(), xserver.display) as b,
+    ):
+        assert a.window_id != b.window_id
+        dpy = open_display(xserver.display)
+        assert find_fuse_window(dpy, a.pid).id == a.window_id
+        assert find_fuse_window(dpy, b.pid).id == b.window_id
+        assert find_fuse_window(dpy) is None, "two candidates without a PID: ambiguous"
+        dpy.close()
+
+
+@pytest.mark.fuse
+def test_kill_is_a_crash(xserver):
+    fuse = Fuse.start(FuseConfig(), xserver.display)
+    fuse.kill()
+    assert not fuse.alive()
+    assert fuse.stop() == -9
+
+
+def test_missing_rom_is_refused_before_start(tmp_path):
+    with pytest.raises(InputError, match=r"ROM file .* does not exist") as info:
+        Fuse.start(FuseConfig(rom=tmp_path / "none.rom"), ":986")
+    assert info.value.exit_code == 3, "a missing file is bad input"
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "words"),
+    [
+        ("bad.z80", b"not a snapshot", "30-byte header"),
+        ("bad.szx", b"ZXS" + bytes(100), "starts with 'ZXST'"),
+        ("bad.sna", bytes(1000), "49179 bytes"),
+        ("bad.bin", bytes(100), "unknown snapshot type"),
+    ],
+)
+def test_a_file_that_is_not_a_snapshot_is_refused(tmp_path, name, content, words):
+    bad = tmp_path / name
+    bad.write_bytes(content)
+    with pytest.raises(InputError, match="cannot be loaded") as info:
+        Fuse.start(FuseConfig(snapshot=bad), ":986")
+    assert words in str(info.value)
+
+
+def test_a_broken_tape_is_refused(tmp_path):
+    bad = tmp_path / "bad.tap"
+    bad.write_bytes(b"\x13\x00" + bytes(5))
+    with pytest.raises(InputError, match="block lengths"):
+        Fuse.start(FuseConfig(tape=bad), ":986")
+
+
+@pytest.mark.fuse
+def test_fuse_that_dies_at_start_up_is_reported(xserver):
+    config = FuseConfig(extra_args=("--machine", "bogus"))
+    with pytest.raises(EmulatorError, match="Fuse exited during start-up"):
+        Fuse.start(config, xserver.display, timeout=5)
+
+
+def test_missing_fuse_binary(xserver, monkeypatch):
+    monkeypatch.setenv("PATH", "/nonexistent")
+    with pytest.raises(EmulatorError, match="fuse-sdl is not installed"):
+        Fuse.start(FuseConfig(), xserver.display)
+    assert os.environ["PATH"] == "/nonexistent"
+
+
+def test_display_that_cannot_be_opened(tmp_path):
+    with pytest.raises(DisplayError, match="cannot open X display ':986'"):
+        Fuse.start(FuseConfig(), ":986")
+
+
+def test_relative_paths_reach_fuse_as_absolute_ones(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "g.tap").write_bytes(b"\x02\x00\x00\x00")
+    command = FuseConfig(tape=Path("g.tap"), record=Path("out/run.rzx")).command()
+    assert command[command.index("--tape") + 1] == str(tmp_path / "g.tap")
+    assert command[command.index("--record") + 1] == str(tmp_path / "out" / "run.rzx")

@@ -1,0 +1,82 @@
+import pytest
+
+from bot.errors import BotError, MenuFailed
+from bot.play.menus import MenuDriver, Step, expand_steps, flat_keys
+from bot.profile import load_profile
+from tests.bot.fake_menu import FakeMenu
+
+START = load_profile("practice").start
+
+
+def tables():
+    return {"code": START.code}
+
+
+def steps_for(code=None, level=None, name="ANN"):
+    return expand_steps(START.sequence, tables(), name, code, level)
+
+
+def test_sequence_without_a_code_skips_the_code_steps():
+    keys = flat_keys(steps_for(name="ANN 2"))
+    assert keys == ["space", "2", "5", "enter", "7", "a", "n", "n", "space", "2", "enter"]
+
+
+def test_sequence_with_a_code_types_it_before_the_name_and_checks_the_level():
+    steps = steps_for("BAKED", 6)
+    keys = flat_keys(steps)
+    assert keys[: keys.index("7")][-7:] == ["6", "b", "a", "k", "e", "d", "enter"]
+    group = next(s for s in steps if s.group)
+    assert group.retries > 0
+    assert group.group[-1] == Step(check="menu_start_level", equals="6")
+    assert steps[0] == Step(keys=("space",), until="menu")
+
+
+def test_bad_steps_are_named():
+    with pytest.raises(BotError, match="unknown steps 'x'"):
+        expand_steps([{"steps": "x"}], {}, "A", None)
+    with pytest.raises(BotError, match="must have key, text, wait, check or steps"):
+        expand_steps([{"jump": 1}], {}, "A", None)
+
+
+def test_clean_keys_go_through_once():
+    game = FakeMenu()
+    driver = MenuDriver(game, frame_s=0.0, sleep=lambda s: None)
+    driver.run(steps_for("CUNEB", 51))
+    assert game.state == "level" and game.start_level == 51 and game.name == "ANN"
+    # every key once, but the ENTER that would end a code entry left open
+    assert game.presses == len(flat_keys(steps_for("CUNEB", 51))) - 1
+    assert driver.corrections == 0
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_lost_and_doubled_menu_keys_are_corrected(seed):
+    game = FakeMenu(drop=0.2, double=0.05, seed=seed)
+    driver = MenuDriver(game, frame_s=0.0, sleep=lambda s: None)
+    driver.run(steps_for("CUNEB", 51, name="LOGOBOT"))
+    assert game.state == "level" and game.start_level == 51
+    assert game.name == "LOGOBOT", "the name is read back and corrected too"
+    clean = len(flat_keys(steps_for("CUNEB", 51, name="LOGOBOT"))) - 1
+    assert (driver.corrections > 0) == (game.presses > clean)
+
+
+def test_a_wrong_code_fails_with_what_the_screen_said():
+    game = FakeMenu()
+    driver = MenuDriver(game, frame_s=0.0, sleep=lambda s: None)
+    with pytest.raises(MenuFailed, match=r"menu_start_level field reads '001', not '51'"):
+        driver.run(steps_for("WRONG", 51))
+    assert driver.corrections == 15 and game.state == "menu"
+
+
+def test_a_screen_that_never_comes_is_a_clear_failure():
+    game = FakeMenu(drop=1.0)
+    driver = MenuDriver(game, frame_s=0.0, tries=4, sleep=lambda s: None)
+    with pytest.raises(MenuFailed, match="pressed space 4 times, but the menu screen did not"):
+        driver.run(steps_for())
+    assert game.presses == 4
+
+
+def test_waits_are_in_emulated_time():
+    waits = []
+    game = FakeMenu()
+    MenuDriver(game, frame_s=0.01, sleep=waits.append).run([Step(wait=2.0)])
+    assert waits == [pytest.approx(2.0 * 50.08 * 0.01)]

@@ -1,0 +1,68 @@
+import pytest
+
+from bot.play.env import LogoEnv
+from bot.play.player import Player, move_keys
+from bot.profile import load_profile
+from solvers.board import Board
+from tests.bot.fake_game import FakeGame
+
+PROFILE = load_profile("practice")
+LEVEL_1 = Board.from_rows(
+    ["..........", "....2.....", "...212....", "....2.....", "..........", ".........."]
+)
+LEVEL_2 = Board.from_rows(
+    ["..........", ".....1....", "....111...", "...11111..", "....111...", ".....1...."]
+)
+
+
+def play(game: FakeGame):
+    return Player(LogoEnv(game, poll_s=0.0), PROFILE, settle_frames=2).play_level()
+
+
+def test_move_keys_without_and_with_wrap():
+    keys = PROFILE.keys
+    assert move_keys(keys, (1, 1), (3, 4), 6, 10) == ["p", "a", "p", "a", "p"]
+    assert move_keys(keys, (3, 4), (1, 1), 6, 10) == ["o", "q", "o", "q", "o"]
+    wrapping = load_profile("practice", ["keys.wrap=true"]).keys
+    assert move_keys(wrapping, (1, 1), (6, 10), 6, 10) == ["q", "o"]
+
+
+@pytest.mark.parametrize("target", [LEVEL_1, LEVEL_2])
+def test_clean_play_uses_exactly_the_planned_presses(target):
+    game = FakeGame(PROFILE, target)
+    report = play(game)
+    assert game.done and game.board == target
+    assert report.end_board == target
+    assert report.keys_sent == report.planned_presses == game.presses
+    assert not report.corrections
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_lost_and_doubled_presses_are_corrected(seed):
+    game = FakeGame(PROFILE, LEVEL_2, drop=0.2, double=0.05, seed=seed)
+    report = play(game)
+    assert game.done and game.board == LEVEL_2
+    assert game.dropped > 0
+    assert sum(report.corrections.values()) > 0
+    assert report.keys_sent > report.planned_presses
+
+
+def test_a_level_that_leaves_the_screen_stops_the_player():
+    from bot.errors import LevelFailed
+
+    game = FakeGame(PROFILE, LEVEL_2)
+    player = Player(LogoEnv(game, poll_s=0.0), PROFILE, settle_frames=2)
+    first = player.wait_level()
+    game.done = True  # as if TIME UP cleared the preview
+    with pytest.raises(LevelFailed, match="left the screen"):
+        player.play_level(first)
+    assert game.presses == 0, "no key after the level was gone"
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_doubled_move_that_shows_late_is_caught_before_acting_again(seed):
+    """The cursor was confirmed, then moved on: acting there does nothing (a stone) or
+    places a wrong stone; the player must look at the cursor again, not press forever."""
+    game = FakeGame(PROFILE, LEVEL_2, double=0.3, seed=seed, late=True)
+    report = play(game)
+    assert game.done and game.board == LEVEL_2 and report.end_board == LEVEL_2

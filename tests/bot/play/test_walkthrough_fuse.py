@@ -1,0 +1,43 @@
+"""End-to-end: the bot plays the real practice game in Fuse on a private Xvfb."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.fuse.session import Session, SessionOptions
+from bot.play.codes import code_table
+from bot.play.env import LogoEnv
+from bot.play.unattended import Walkthrough
+from bot.profile import load_profile
+from solvers.levels import load_level_list
+
+pytestmark = pytest.mark.fuse
+
+PROFILE = load_profile("practice")
+LEVELS = {lv.number: lv.board for lv in load_level_list(PROFILE.resolve(PROFILE.game["levels"]))}
+
+
+def play(xserver, first: int, last: int, speed: int = 200):
+    options = SessionOptions(display=xserver.display, headless=False, speed=speed)
+    with Session.open(PROFILE, options) as session:
+        walk = Walkthrough(session, LogoEnv(session), PROFILE, first, last)
+        return walk.run()
+
+
+def test_levels_1_to_10_unattended(xserver):
+    report = play(xserver, 1, 10)
+    assert report.status == "complete" and report.levels_done == 10
+    for number, result in report.results.items():
+        assert result.report.target == LEVELS[number], f"level {number} target misread"
+        assert result.report.end_board == LEVELS[number], f"level {number} end board"
+    assert report.restarts == 0
+
+
+def test_code_jump_to_the_full_board_level_94(xserver):
+    start = max(n for n in code_table(PROFILE) if n <= 94)
+    report = play(xserver, 94, 94)
+    assert start < 94
+    result = report.results[94]
+    assert result.status == "done"
+    assert result.report.end_board == LEVELS[94]
+    assert result.report.end_board.stone_count == 60

@@ -1,0 +1,228 @@
+"""End-to-end: a real run in Fuse leaves a complete folder, and it replays exactly."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import time
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from bot.cli import main
+from bot.fuse.session import Session, SessionOptions
+from bot.play.env import LogoEnv
+from bot.profile import REPO_ROOT, load_profile
+from bot.recording.events import read_events
+from bot.recording.folder import list_runs
+from bot.recording.recording import Recording, RecordOptions
+from bot.recording.rzx import frame_count
+from bot.recording.video import probe
+from solvers.levels import load_level_list
+from tests.bot.bot_process import bot_process
+
+pytestmark = pytest.mark.fuse
+
+PROFILE = load_profile("practice")
+LEVELS = {lv.number: lv.board for lv in load_level_list(PROFILE.resolve(PROFILE.game["levels"]))}
+RUN_SCHEMA = json.loads((REPO_ROOT / "recordings" / "run.schema.json").read_text())
+EVENT_SCHEMA = json.loads((REPO_ROOT / "recordings" / "event.schema.json").read_text())
+
+
+def rows(level: int) -> list[str]:
+    return str(LEVELS[level]).splitlines()
+
+
+def pictures(out: str) -> tuple[int, int]:
+    """(frames showing the same game, frames compared) from replay's "pictures:" line;
+    most are pixel-identical (asserted), a few may differ by FLASH or raster timing."""
+    m = re.search(r"pictures: (\d+) of (\d+) frames identical[^,;\n]*(?:, (\d+) more)?", out)
+    assert m and "another game" not in out, out
+    identical, compared, more = int(m[1]), int(m[2]), int(m[3] or 0)
+    assert identical >= compared * 0.99
+    return identical + more, compared
+
+
+def check_schemas(folder: Path) -> dict:
+    run = json.loads((folder / "run.json").read_text())
+    jsonschema.validate(run, RUN_SCHEMA, format_checker=jsonschema.FormatChecker())
+    for event in read_events(folder / "events.jsonl"):
+        jsonschema.validate(event, EVENT_SCHEMA)
+    return run
+
+
+def check_video(folder: Path, run: dict) -> dict:
+    info = probe(folder / "video.mp4")
+    assert info["codec_name"] == "h264" and info["pix_fmt"] == "yuv420p"
+    assert info["frames"] == run["frames"]["movie"] == run["video"]["frames"]
+    assert abs(info["frames"] - run["frames"]["rzx"]) <= 1, "video vs emulated frames"
+    assert run["frames"]["rzx"] == sum(frame_count(folder / s["rzx"]) for s in run["segments"])
+    return info
+
+
+@pytest.fixture(scope="module")
+def recorded(xserver, tmp_path_factory):
+    """Levels 1-2 played through the CLI, recorded with --annotate."""
+    root = tmp_path_factory.mktemp("recordings")
+    argv = ["walkthrough", "--levels", "1-2", "--speed", "200", "--display", xserver.display]
+    assert main([*argv, "--video-dir", str(root), "--annotate"]) == 0
+    (folder,) = list_runs(root)
+    return folder.path
+
+
+def test_a_run_leaves_a_complete_folder(recorded):
+    run = check_schemas(recorded)
+    assert run["status"] == "complete" and run["error"] is None
+    assert [e["level"] for e in run["levels"]] == [1, 2]
+    for entry in run["levels"]:
+        assert entry["status"] == "done"
+        assert entry["target"] == entry["end_board"] == rows(entry["level"])
+        assert entry["movie_end_board"] == rows(entry["level"])
+        assert 0 < entry["start_frame"] < entry["end_frame"]
+    assert run["levels"][0]["end_frame"] < run["levels"][1]["start_frame"]
+    assert run["totals"]["levels_done"] == 2 and run["totals"]["restarts"] == 0
+    assert run["totals"]["keys_sent"] >= run["totals"]["fewest_presses"] > 0
+    assert run["versions"]["fuse"] and len(run["versions"]["game"]["sha256"]) == 64
+    assert run["profile"]["settings"]["keys"]["reset"] == "r"
+    assert run["segments"][0]["final_board"] == rows(2)
+    for level in (1, 2):
+        d = recorded / "levels" / f"{level:03d}"
+        assert (d / "start.png").is_file() and (d / "end.png").is_file()
+        assert "proven fewest" in (d / "plan.txt").read_text()
+    assert run["segments"][0]["movie"] == "movie.fmf" and (recorded / "movie.fmf").is_file()
+    assert "level 2 done" in (recorded / "run.log").read_text()
+
+
+def test_events_follow_the_play(recorded):
+    events = read_events(recorded / "events.jsonl")
+    kinds = [e["event"] for e in events]
+    assert kinds[0] == "run_start" and kinds[-1] == "run_end"
+    for level in (1, 2):
+        mine = [e for e in events if e.get("level") == level]
+        order = [e["event"] for e in mine if e["event"] not in ("keys", "enter")]
+        assert order[:3] == ["level_shown", "target", "plan"] and order[-1] == "level_done"
+        plan = next(e for e in mine if e["event"] == "plan")
+        acts = [e for e in mine if e["event"] == "keys" and e["keys"] == ["space"]]
+        met = [e for e in acts if e["met"]]
+        assert len(met) == len(plan["plan"]) and met[-1]["board"] == rows(level)
+        # a press lost on a busy machine is pressed again after a noted correction
+        lost = [
+            e
+            for e in mine
+            if e["event"] == "correction" and e["kind"] in ("lost_action", "wrong_stone")
+        ]
+        assert len(acts) - len(met) == len(lost)
+    frames = [e["frame"] for e in events if e["frame"] is not None]
+    assert frames == sorted(frames), "frame estimates only grow within a segment"
+
+
+def test_video_has_every_emulated_frame_and_annotated_matches(recorded):
+    run = check_schemas(recorded)
+    info = check_video(recorded, run)
+    annotated = probe(recorded / "annotated.mp4")
+    assert annotated["frames"] == info["frames"] == run["annotated"]["frames"]
+    assert annotated["width"] == 640 and annotated["height"] > 480
+
+
+def test_replay_of_the_whole_run_reaches_the_same_board(recorded, xserver, capsys):
+    video = recorded.parent / "whole.mp4"
+    argv = ["replay", str(recorded), "--display", xserver.display, "--speed", "1000"]
+    assert main([*argv, "--video", str(video)]) == 0
+    out = capsys.readouterr().out
+    assert "the board matches the recording" in out
+    run = json.loads((recorded / "run.json").read_text())
+    frames = run["frames"]["movie"]
+    assert pictures(out) == (frames, frames)
+    assert probe(video)["frames"] == frames
+
+
+def test_replay_of_level_2_alone_reproduces_its_end_board(recorded, xserver, capsys):
+    argv = ["replay", recorded.name, "--video-dir", str(recorded.parent), "--level", "2"]
+    assert main([*argv, "--display", xserver.display, "--speed", "1000", "--video"]) == 0
+    out = capsys.readouterr().out
+    assert "level 2's end: the board matches the recording" in out
+    run = json.loads((recorded / "run.json").read_text())
+    entry = run["levels"][1]
+    kept = frame_count(recorded / "levels" / "002" / "replay.rzx") - 1  # one frame of padding
+    assert kept > entry["end_frame"] - entry["start_frame"]
+    assert pictures(out) == (kept - 1, kept - 1)  # all but the first
+    assert probe(recorded / "levels" / "002" / "replay.mp4")["frames"] == kept
+
+
+def test_level_replay_check_fails_when_the_level_is_cut_short(recorded, xserver, capsys):
+    copy = recorded.parent / "cut-short"
+    shutil.copytree(recorded, copy, ignore=shutil.ignore_patterns("*.mp4", "levels"))
+    run = json.loads((copy / "run.json").read_text())
+    entry = run["levels"][1]
+    entry["end_frame"] = entry["start_frame"] + 60  # mid-level: most stones still missing
+    (copy / "run.json").write_text(json.dumps(run))
+    argv = ["replay", str(copy), "--level", "2", "--display", xserver.display]
+    assert main([*argv, "--speed", "1000"]) == 1
+    assert "differs from the recording" in capsys.readouterr().out
+
+
+def test_runs_lists_the_run_and_bad_names_exit_2(recorded, capsys):
+    assert main(["runs", "--video-dir", str(recorded.parent)]) == 0
+    out = capsys.readouterr().out
+    line = next(ln for ln in out.splitlines() if ln.startswith(recorded.name))
+    assert "walkthrough" in line and "2/2" in line and "complete" in line
+    for bad in ("no-such-run", str(recorded.parent / "nothing")):
+        assert main(["replay", bad, "--video-dir", str(recorded.parent)]) == 2
+        err = capsys.readouterr().err
+        assert "no run" in err and "Traceback" not in err
+    assert main(["replay", recorded.name, "--video-dir", str(recorded.parent), "--level", "9"]) == 2
+    assert "level 9 is not in" in capsys.readouterr().err
+
+
+def test_ctrl_c_mid_level_leaves_a_complete_aborted_folder(xserver, tmp_path):
+    root = tmp_path / "runs"
+    args = ["walkthrough", "--levels", "1-10", "--speed", "200", "--display", xserver.display]
+    with bot_process([*args, "--video-dir", str(root)], watchdog_s=180) as process:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            events = root.glob("*/events.jsonl")
+            shown = [e for path in events for e in read_events(path)]
+            if any(e["event"] == "plan" and e.get("level") == 2 for e in shown):
+                break
+            time.sleep(0.05)
+        else:
+            pytest.fail("level 2 never began")
+        time.sleep(0.3)  # in the middle of level 2
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    (folder,) = list_runs(root)
+    run = check_schemas(folder.path)
+    assert run["status"] == "aborted" and "Ctrl-C" in run["error"]
+    assert run["levels"][0]["status"] == "done"
+    assert run["levels"][-1] == {**run["levels"][-1], "level": 2, "status": "aborted"}
+    check_video(folder.path, run)
+    assert frame_count(folder.path / "run.rzx") > run["levels"][-1]["start_frame"]
+
+
+def test_a_restart_makes_a_second_segment_and_the_video_joins_them(xserver, tmp_path):
+    options = RecordOptions(tmp_path, video=True)
+    recording = Recording.start(options, "walkthrough", ["test"], PROFILE)
+    base = SessionOptions(display=xserver.display, headless=False, speed=400)
+    with recording, Session.open(PROFILE, recording.fuse_files(base)) as session:
+        recording.attach(session)
+        env = recording.wrap(LogoEnv(session))
+        env.observe()
+        session.wait_frames(50)
+        env.note("restart", level=1, reason="a test")
+        session.restart()
+        session.wait_frames(50)
+        env.observe()
+    folder = recording.folder.path
+    run = check_schemas(folder)
+    assert [s["rzx"] for s in run["segments"]] == ["run.rzx", "run-2.rzx"]
+    assert all(s["movie_frames"] >= 40 for s in run["segments"])
+    info = check_video(folder, run)
+    assert info["frames"] == sum(s["movie_frames"] for s in run["segments"])
+    events = read_events(folder / "events.jsonl")
+    assert {e["segment"] for e in events if e["segment"]} == {1, 2}
+    assert (folder / "fuse-2.log").is_file() and os.path.getsize(folder / "run-2.rzx") > 0

@@ -1,0 +1,114 @@
+"""Video writing (ffmpeg, and OpenCV when ffmpeg is missing), finding levels in frames,
+and spotting Fuse's end-of-playback dialog."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import numpy as np
+import pytest
+
+from bot.profile import load_profile
+from bot.recording.playback import finished_dialog
+from bot.recording.scan import LevelScanner
+from bot.recording.video import EMULATED_RATE, FfmpegWriter, OpenCvWriter, open_video, probe
+from bot.see.vision import Vision
+from solvers.board import Board
+from tests.bot.fake_frames import draw
+
+PROFILE = load_profile("practice")
+TARGET = Board.from_rows(
+    ["..........", "....2.....", "...212....", "....2.....", "..........", ".........."]
+)
+
+
+def frames(count: int) -> list[np.ndarray]:
+    return [np.full((240, 320, 3), (i * 7) % 256, dtype=np.uint8) for i in range(count)]
+
+
+def test_ffmpeg_writes_browser_playable_h264_with_every_frame(tmp_path):
+    path = tmp_path / "v.mp4"
+    with open_video(path, (320, 240), zoom=2) as writer:
+        for f in frames(37):
+            writer.write(f)
+    assert isinstance(writer, FfmpegWriter) and writer.frames == 37
+    info = probe(path)
+    assert info["codec_name"] == "h264" and info["pix_fmt"] == "yuv420p"
+    assert (info["width"], info["height"]) == (640, 480)
+    assert info["frames"] == 37
+    assert info["r_frame_rate"] == f"{EMULATED_RATE.numerator}/{EMULATED_RATE.denominator}"
+    data = path.read_bytes()
+    assert data.index(b"moov") < data.index(b"mdat"), "+faststart puts the index first"
+
+
+def test_opencv_writes_the_video_when_ffmpeg_is_not_on_path(tmp_path, monkeypatch):
+    import cv2  # noqa: F401  (the video extra, installed by scripts/setup.sh)
+
+    ffprobe = shutil.which("ffprobe")
+    bare = tmp_path / "bin"
+    bare.mkdir()
+    monkeypatch.setenv("PATH", str(bare))
+    assert shutil.which("ffmpeg") is None
+    path = tmp_path / "v.mp4"
+    with open_video(path, (320, 240), zoom=2) as writer:
+        for f in frames(25):
+            writer.write(f)
+    assert isinstance(writer, OpenCvWriter) and writer.codec in ("h264", "mpeg4")
+    monkeypatch.setenv("PATH", os.path.dirname(ffprobe))
+    info = probe(path)
+    assert info["frames"] == 25 and (info["width"], info["height"]) == (640, 480)
+    assert info["codec_name"] == writer.codec
+
+
+def test_writer_refuses_a_frame_of_another_size(tmp_path):
+    from bot.errors import VideoError
+
+    with open_video(tmp_path / "v.mp4", (320, 240)) as writer:
+        with pytest.raises(VideoError, match="320x240"):
+            writer.write(np.zeros((10, 10, 3), dtype=np.uint8))
+        writer.write(frames(1)[0])
+
+
+def test_scanner_finds_each_level_and_its_end_board():
+    vision = Vision(PROFILE, 1)
+    blank = np.zeros((240, 320, 3), dtype=np.uint8)
+    half = Board.from_rows(
+        ["..........", "....1.....", "..........", "..........", "..........", ".........."]
+    )
+    sequence = (
+        [blank] * 5
+        + [draw(TARGET, cursor=(1, 1))] * 10
+        + [draw(TARGET, half, cursor=(2, 5))] * 3
+        + [draw(None, TARGET, cursor=(3, 5))] * 4  # the level is done: preview cleared
+        + [blank] * 2
+        + [draw(TARGET, cursor=(1, 1))] * 6  # the next level, still on at the end
+    )
+    scanner = LevelScanner(vision, segment=1)
+    for f in sequence:
+        scanner.feed(f)
+    spans = scanner.finish()
+    assert [(s.start, s.end) for s in spans] == [(5, 18), (24, None)]
+    assert spans[0].target == TARGET and spans[0].end_board == TARGET
+    assert spans[1].end_board == Board.empty(6, 10)
+    assert scanner.frames == 30 and scanner.final_board == Board.empty(6, 10)
+
+
+def test_scanner_ignores_screens_whose_target_cannot_be_read():
+    vision = Vision(PROFILE, 1)
+    noise = np.random.default_rng(3).integers(0, 256, (240, 320, 3), dtype=np.uint8)
+    scanner = LevelScanner(vision, segment=1)
+    for f in [noise] * 40 + [np.zeros((240, 320, 3), dtype=np.uint8)]:
+        scanner.feed(f)
+    assert scanner.finish() == []
+
+
+@pytest.mark.parametrize("scale", [1, 2])
+def test_finished_dialog_is_told_from_game_screens(scale):
+    game = draw(TARGET, TARGET, cursor=(3, 5), scale=scale)
+    assert not finished_dialog(game)
+    assert not finished_dialog(np.full_like(game, 192))  # BASIC's paper is not bright
+    dialog = game.copy()
+    dialog[48 * scale : 63 * scale, 41 * scale : 279 * scale] = (248, 252, 248)
+    dialog[50 * scale : 55 * scale, 45 * scale : 120 * scale] = 0  # its text
+    assert finished_dialog(dialog)

@@ -1,0 +1,112 @@
+"""The bot's import graph: no cycles, each layer imports only the layers below it, and
+nothing shipped imports the practice game, the fault injection or the tests."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import bot
+
+ROOT = Path(bot.__file__).resolve().parent
+# Each folder (or top-level module) of bot/ and the bot packages it may import.
+ALLOWED = {
+    "errors": set(),
+    "profile": {"errors"},
+    "x11": {"errors", "profile"},
+    "see": {"errors", "profile"},
+    "fuse": {"errors", "profile", "x11", "see"},
+    "play": {"errors", "profile", "x11", "see", "fuse"},
+    "recording": {"errors", "profile", "x11", "see", "fuse", "play"},
+    "commands": {"errors", "profile", "x11", "see", "fuse", "play", "recording"},
+    "cli": {"errors", "commands"},
+}
+FORBIDDEN_TOP = {"game", "faults", "tests", "benchmarks", "jsonschema"}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(p): p for p in ROOT.rglob("*.py")}
+
+
+def imports_of(name: str) -> set[str]:
+    """Every module ``name`` imports, at any depth of its code (also under TYPE_CHECKING)."""
+    tree = ast.parse(MODULES[name].read_text())
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(
+                f"{node.module}.{a.name}"
+                for a in node.names
+                if f"{node.module}.{a.name}" in MODULES
+            )
+    return found
+
+
+GRAPH = {name: {m for m in imports_of(name) if m in MODULES} for name in MODULES}
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle of ``graph`` as a list of modules, or None."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return [*stack[stack.index(nxt) :], nxt]
+            if nxt not in state and (cycle := visit(nxt)):
+                return cycle
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (cycle := visit(node)):
+            return cycle
+    return None
+
+
+def layer(name: str) -> str:
+    return name.split(".")[1] if "." in name else ""
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_no_import_cycle_in_the_bot():
+    assert find_cycle(GRAPH) is None
+
+
+def test_each_layer_imports_only_the_layers_below_it():
+    wrong = [
+        f"{name} imports {target}"
+        for name, targets in GRAPH.items()
+        if layer(name) in ALLOWED
+        for target in targets
+        if layer(target) != layer(name)
+        and target != "bot"
+        and layer(target) not in ALLOWED[layer(name)]
+    ]
+    assert wrong == []
+    assert set(ALLOWED) >= {layer(n) for n in MODULES if layer(n)}, "a folder with no rule"
+
+
+def test_nothing_shipped_imports_the_game_faults_or_tests():
+    wrong = [
+        f"{name} imports {target}"
+        for name in MODULES
+        for target in imports_of(name)
+        if target.split(".")[0] in FORBIDDEN_TOP
+    ]
+    assert wrong == []

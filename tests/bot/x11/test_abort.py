@@ -1,0 +1,51 @@
+"""The abort key setting, and Ctrl-C deferred to the end of a key event."""
+
+import pytest
+
+from bot.errors import UsageError
+from bot.x11.abort import Aborted, check_abort_key
+from bot.x11.keys import critical, interrupt_or_defer
+
+GAME = {"q", "a", "o", "p", "space", "r", "enter"}
+
+
+@pytest.mark.parametrize("name", ["Pause", "F12", "F11", "Scroll_Lock"])
+def test_keys_the_spectrum_lacks_are_fine(name):
+    assert check_abort_key(name, GAME) == name
+
+
+@pytest.mark.parametrize("name", ["none", "off", ""])
+def test_none_means_no_abort_key(name):
+    assert check_abort_key(name, GAME) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("F1", "Fuse's own menu keys"),
+        ("f10", "Fuse's own menu keys"),
+        ("space", "the game uses that key"),
+        ("x", "the game uses that key"),
+        ("NoSuchKey", "X knows no key of that name"),
+    ],
+)
+def test_keys_fuse_or_the_game_need_are_refused(name, words):
+    with pytest.raises(UsageError, match=words):
+        check_abort_key(name, GAME)
+
+
+def test_an_interrupt_inside_a_critical_stretch_waits_for_its_end():
+    done = []
+    with pytest.raises(Aborted, match="the F12 key"), critical():
+        with critical():
+            interrupt_or_defer(Aborted("stopped by the F12 key"))
+            done.append("inner")
+        done.append("outer")
+    assert done == ["inner", "outer"], "the whole stretch ran first"
+
+
+def test_an_interrupt_outside_is_raised_at_once():
+    with pytest.raises(KeyboardInterrupt):
+        interrupt_or_defer()
+    with critical():
+        pass  # nothing pending is left over

@@ -1,0 +1,85 @@
+"""The focus policy on a fake window: grace, taking back, pausing, a window that goes."""
+
+import threading
+import time
+
+import pytest
+
+from bot.errors import EmulatorError, FocusLost
+from bot.x11.focus import FocusPolicy
+
+
+class Window:
+    def __init__(self, focused=False, exists=True):
+        self.has_focus = focused
+        self.exists = exists
+        self.focus_calls = 0
+
+    def focused(self):
+        return self.has_focus
+
+    def focus(self):
+        self.focus_calls += 1
+        self.has_focus = True
+
+    def window_exists(self):
+        return self.exists
+
+
+def recorded(policy):
+    events = []
+    policy.listeners.append(lambda event, data: events.append((event, data)))
+    return events
+
+
+def test_taken_back_at_once_without_grace():
+    policy = FocusPolicy(take_back=True)
+    events = recorded(policy)
+    window = Window()
+    policy.regain(window)
+    assert window.focus_calls == 1
+    assert [e for e, _ in events] == ["lost", "regained"]
+    assert events[-1][1]["how"] == "taken_back"
+
+
+def test_grace_lets_the_focus_come_back_by_itself():
+    policy = FocusPolicy(take_back=True, wait=True, grace_s=5.0, poll_s=0.005)
+    events = recorded(policy)
+    window = Window()
+    threading.Timer(0.05, lambda: setattr(window, "has_focus", True)).start()
+    policy.regain(window)
+    assert window.focus_calls == 0, "returned within the grace: never taken"
+    assert events[-1][1]["how"] == "returned"
+
+
+def test_grace_then_taken_back():
+    policy = FocusPolicy(take_back=True, wait=True, grace_s=0.05, poll_s=0.005)
+    window = Window()
+    started = time.monotonic()
+    policy.regain(window)
+    assert window.focus_calls == 1
+    assert time.monotonic() - started >= 0.05
+
+
+def test_without_taking_back_it_pauses_until_the_focus_returns():
+    policy = FocusPolicy(take_back=False, wait=True, poll_s=0.005)
+    events = recorded(policy)
+    window = Window()
+    threading.Timer(0.1, lambda: setattr(window, "has_focus", True)).start()
+    policy.regain(window)
+    assert window.focus_calls == 0
+    assert [e for e, _ in events] == ["lost", "paused", "regained"]
+    assert events[-1][1]["paused"] and events[-1][1]["waited_s"] > 0.05
+
+
+def test_without_waiting_it_raises_focus_lost():
+    with pytest.raises(FocusLost, match="no key was sent"):
+        FocusPolicy(take_back=False, wait=False).regain(Window())
+
+
+def test_a_window_that_is_gone_is_an_emulator_error_even_while_paused():
+    policy = FocusPolicy(take_back=False, wait=True, poll_s=0.005)
+    window = Window()
+    threading.Timer(0.05, lambda: setattr(window, "exists", False)).start()
+    with pytest.raises(EmulatorError, match="Fuse window has gone"):
+        policy.regain(window)

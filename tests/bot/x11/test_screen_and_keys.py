@@ -1,0 +1,100 @@
+import time
+
+import numpy as np
+import pytest
+
+from bot.errors import FocusLost
+from bot.fuse.emulator import Fuse, FuseConfig
+from bot.x11.display import XServer
+from bot.x11.grab import MssGrabber, XlibGrabber, open_grabber
+from bot.x11.keys import KeyTiming, XTestKeys
+from faults.thief import FocusThief
+
+pytestmark = pytest.mark.fuse
+
+WHITE = (192, 192, 192)  # OpenSE BASIC's paper and border, as Fuse draws them
+
+
+def wait_for(predicate, timeout=3.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+@pytest.mark.parametrize(("scale", "size"), [(1, (320, 240)), (2, (640, 480)), (3, (960, 720))])
+def test_grab_has_the_window_size_and_fuse_colours(xserver, scale, size):
+    with Fuse.start(FuseConfig(scale=scale), xserver.display) as fuse:
+        grabber = open_grabber(xserver.display, fuse.window_id)
+        assert isinstance(grabber, MssGrabber)
+        assert wait_for(lambda: tuple(grabber.grab()[5, 5]) == WHITE)
+        frame = grabber.grab()
+        assert frame.shape == (size[1], size[0], 3) and frame.dtype == np.uint8
+        xlib = XlibGrabber(xserver.display, fuse.window_id)
+
+        def same_picture() -> bool:  # the ROM may still be drawing: compare a still screen
+            before, other, after = grabber.grab(), xlib.grab(), grabber.grab()
+            return np.array_equal(before, after) and np.array_equal(before, other)
+
+        assert wait_for(same_picture)
+        grabber.close()
+
+
+def test_xlib_grabs_a_16_bit_display():
+    with (
+        XServer.start(screen="640x480x16") as server,
+        Fuse.start(FuseConfig(), server.display) as fuse,
+    ):
+        grabber = open_grabber(server.display, fuse.window_id)
+        assert isinstance(grabber, XlibGrabber)
+        assert wait_for(lambda: tuple(grabber.grab()[5, 5]) == WHITE)
+
+
+def test_keys_reach_fuse_and_change_the_screen(xserver):
+    with Fuse.start(FuseConfig(), xserver.display) as fuse:
+        grabber = open_grabber(xserver.display, fuse.window_id)
+        keys = XTestKeys(xserver.display, fuse.window_id, KeyTiming(40, 40))
+        assert wait_for(lambda: tuple(grabber.grab()[5, 5]) == WHITE)
+        time.sleep(0.5)
+        before = grabber.grab()
+        keys.type_text("print 7")
+        keys.press("enter")
+        assert keys.focused()
+        assert wait_for(lambda: (grabber.grab() != before).any(axis=2).sum() > 100)
+        keys.close()
+
+
+def test_no_key_is_sent_when_another_window_has_focus(xserver, tmp_path):
+    with (
+        Fuse.start(FuseConfig(), xserver.display) as fuse,
+        FocusThief(xserver.display, tmp_path / "keys.jsonl") as spy,
+    ):
+        grabber = open_grabber(xserver.display, fuse.window_id)
+        keys = XTestKeys(xserver.display, fuse.window_id, take_focus=False)
+        assert wait_for(lambda: tuple(grabber.grab()[5, 5]) == WHITE)
+        time.sleep(0.5)
+        before = grabber.grab()
+        spy.steal()
+        with pytest.raises(FocusLost, match="does not have the keyboard focus"):
+            keys.type_text("print 7")
+        time.sleep(0.3)
+        assert spy.keys_received() == 0
+        assert np.array_equal(grabber.grab(), before)
+        keys.close()
+
+
+def test_pyautogui_backend_reaches_fuse_too(xserver):
+    from bot.x11.keys_pyautogui import PyAutoGuiKeys
+
+    with Fuse.start(FuseConfig(), xserver.display) as fuse:
+        grabber = open_grabber(xserver.display, fuse.window_id)
+        keys = PyAutoGuiKeys(xserver.display, fuse.window_id, KeyTiming(40, 40))
+        assert wait_for(lambda: tuple(grabber.grab()[5, 5]) == WHITE)
+        time.sleep(0.5)
+        before = grabber.grab()
+        keys.type_text("print 7")
+        keys.press("enter")
+        assert wait_for(lambda: (grabber.grab() != before).any(axis=2).sum() > 100)
+        keys.close()

@@ -1,0 +1,80 @@
+"""The lossy key wrapper: seeded, counted, and faithful to what it claims."""
+
+import time
+from collections import Counter
+
+from bot.x11.keys import KeyDriver, KeyTiming
+from faults.hog import CpuHog
+from faults.lossy_keys import FaultyKeys, KeyFaults
+
+
+class Recording(KeyDriver):
+    def __init__(self):
+        super().__init__(KeyTiming(0, 0))
+        self.events = []
+
+    def check_focus(self):
+        return None
+
+    def _send(self, key, down):
+        self.events.append((key, down))
+        return True
+
+
+def presses(driver):
+    return [key for key, down in driver.events if down]
+
+
+def test_no_faults_passes_every_key_once():
+    inner = Recording()
+    keys = FaultyKeys(inner, KeyFaults())
+    keys.burst(["q", "a", "o", "p", "space"])
+    assert presses(inner) == ["q", "a", "o", "p", "space"]
+    assert not keys.counts
+
+
+def test_drops_and_doubles_are_counted_and_seeded():
+    def run(seed):
+        inner = Recording()
+        keys = FaultyKeys(inner, KeyFaults(drop=0.2, double=0.05, seed=seed))
+        keys.burst(["p"] * 2000)
+        return inner, keys.counts
+
+    inner, counts = run(7)
+    sent = len(presses(inner))
+    assert sent == 2000 - counts["dropped"] + counts["doubled"]
+    assert 300 < counts["dropped"] < 500 and 50 < counts["doubled"] < 150
+    assert all(down is False for _, down in inner.events[1::2]), "every press is released"
+    again, counts_again = run(7)
+    assert again.events == inner.events and counts_again == counts
+    assert run(8)[1] != counts
+
+
+def test_latency_delays_presses():
+    inner = Recording()
+    keys = FaultyKeys(inner, KeyFaults(latency_ms=20, seed=1))
+    started = time.perf_counter()
+    keys.burst(["q"] * 10)
+    assert time.perf_counter() - started > 0.03
+    assert keys.counts["delayed"] == 10 and len(presses(inner)) == 10
+
+
+def test_counts_can_be_shared_across_drivers():
+    shared = Counter()
+    for _ in range(2):
+        FaultyKeys(Recording(), KeyFaults(drop=1.0), counts=shared).burst(["q"] * 3)
+    assert shared["dropped"] == 6
+
+
+def test_cpu_hog_runs_busy_processes_and_stops_them_by_pid():
+    with CpuHog(2) as hog:
+        processes = list(hog.processes)
+        pids = [p.pid for p in processes]
+        assert len(pids) == 2
+        time.sleep(0.3)
+        for pid in pids:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            assert fields[0] == "R" or int(fields[11]) > 0, "busy: running, or has used CPU"
+    assert all(p.returncode is not None for p in processes), "stopped and reaped"
+    assert not hog.processes
