@@ -25,6 +25,7 @@ from bot.errors import (
     exit_codes_help,
 )
 from bot.profile import Profile
+from bot.see.locate import window_of
 from bot.see.screens import ScreenReader
 from bot.see.vision import Vision
 
@@ -125,6 +126,8 @@ def text(info: dict[str, object]) -> str:
     if "error" in info:
         return f"not the game: {info['error']}"
     lines = [f"scale {info['scale']}x, level on screen: {'yes' if info['level_shown'] else 'no'}"]
+    if found := info.get("found_at"):
+        lines.append(f"the Fuse window's picture is at ({found['left']}, {found['top']})")  # type: ignore[index]
     for name in ("target", "board"):
         if name in info:
             lines += [f"{name}:"] + [f"  {row}" for row in info[name]]  # type: ignore[union-attr]
@@ -203,6 +206,9 @@ def main(argv: list[str] | None = None) -> int:
     profile = profile_from(args)
     if profile is None:
         return 0
-    info = describe(profile, source_frame(args, profile))
+    frame, placement = window_of(profile, source_frame(args, profile))
+    info = describe(profile, frame)
+    if placement is not None:
+        info["found_at"] = {"scale": placement.scale, "left": placement.left, "top": placement.top}
     print(json.dumps(info, indent=2) if args.json else text(info))
     return 0 if "plan" in info else 1

@@ -25,7 +25,7 @@ from bot.play.env import EnvWrapper, LogoEnv
 from bot.play.progress import Progress, clock
 from bot.play.unattended import RunReport, Walkthrough
 from bot.profile import Profile
-from bot.x11.abort import check_abort_key
+from bot.x11.abort import abort_displays, check_abort_key
 from bot.x11.abort import guard as abort_guard
 
 
@@ -110,7 +110,8 @@ def run(args: argparse.Namespace, first: int | None = None, last: int | None = N
             stack.enter_context(recording)
             options = recording.fuse_files(options)
         session = stack.enter_context(Session.open(profile, options))
-        stack.enter_context(abort_guard(session.xserver.display, abort_key, lambda: session.keys))
+        displays = abort_displays(session.xserver.display, session.xserver.process is not None)
+        stack.enter_context(abort_guard(displays, abort_key, lambda: session.keys))
         env: LogoEnv | EnvWrapper = LogoEnv(session)
         if recording is not None:
             recording.attach(session)

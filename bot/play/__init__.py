@@ -1,4 +1,4 @@
-"""Plan, press, check: the reset/step environment, the level loop, menus, recovery.
+"""Plan, press, check: the observe/step environment, the level loop, menus, recovery.
 
 Imports ``bot.fuse``, ``bot.see``, ``bot.x11`` and ``solvers``; never ``bot.recording``.
 """

@@ -1,8 +1,10 @@
-"""A small reset/step interface around a running game (in the style of Gymnasium).
+"""A small observe/step interface around a running game, with wrappers as in Gymnasium.
 
-``step`` presses a burst of keys and returns the first observation that satisfies
-an expectation (or the last one when the game did not show it in time). Wrappers
-such as the recorder subclass ``EnvWrapper`` and see every reset, step and note.
+There is no ``reset``: a level is reached through the game's own menus (``bot.play.menus``,
+driven by the walkthrough), not by restarting an episode. ``step`` presses a burst of
+keys and returns the first observation that satisfies an expectation (or the last one
+when the game did not show it in time). Wrappers such as the recorder subclass
+``EnvWrapper`` and see every observation, step and note.
 """
 
 from __future__ import annotations

@@ -114,3 +114,18 @@ def locate(profile: Profile, image: np.ndarray) -> Placement:
         f"no game screen with a level on it was found in this {width}x{height} image "
         f"(looked for the {w}x{h} Fuse window at 1x, 2x and 3x)"
     )
+
+
+def window_of(profile: Profile, image: np.ndarray) -> tuple[np.ndarray, Placement | None]:
+    """The Fuse window's picture in ``image``: ``image`` itself when it has the window's
+    size at 1x, 2x or 3x, else the level found in it by ``locate`` (with its placement)."""
+    try:
+        Vision.for_frame(profile, image)
+        return image, None
+    except Unreadable:
+        pass
+    try:
+        placement = locate(profile, image)
+    except Unreadable:
+        return image, None  # describe() says why it is not the game
+    return placement.crop(image, profile), placement

@@ -3,8 +3,10 @@
 ``guard`` is used around a run. Ctrl-C (SIGINT) raises ``Aborted`` in the main
 thread - after the short stretch that sends one key event, never inside it - and the
 key drivers release whatever they hold on the way out. The abort key (Pause unless
-the profile or ``--abort-key`` says otherwise) is grabbed on the root window, so it
-works whichever window has the focus; a thread waits for it on its own X connection,
+the profile or ``--abort-key`` says otherwise) is grabbed on the root window of every
+display given - the game's, and the person's own when the game runs on a private Xvfb -
+so it works whichever window has the focus; a thread per display waits for it on its
+own X connection,
 releases every held key itself at once (through the same focus-checked path as any
 key event), then interrupts the main thread the same way. Closing the session then
 stops Fuse with SIGTERM and the run folder is finished, marked aborted.
@@ -13,18 +15,19 @@ stops Fuse with SIGTERM and the run folder is finished, marked aborted.
 from __future__ import annotations
 
 import logging
+import os
 import select
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from Xlib import XK, X
 from Xlib.error import CatchError
 
-from bot.errors import UsageError
+from bot.errors import DisplayError, UsageError
 from bot.x11.display import open_display
 from bot.x11.keys import KeyDriver, interrupt_or_defer, send_guarded
 
@@ -67,6 +70,7 @@ class AbortHotkey:
         keys: Callable[[], KeyDriver | None],
         on_abort: Callable[[str], None],
     ) -> None:
+        self.display = display
         self.key = key
         self.keys = keys
         self.on_abort = on_abort
@@ -114,8 +118,16 @@ class AbortHotkey:
         driver = self.keys()
         window = getattr(driver, "window_id", None)
         held = getattr(driver, "held_keycodes", list)()
-        for code in held if window is not None else ():
-            send_guarded(self.dpy, window, code, False)
+        game_display = getattr(driver, "display", self.display)
+        if held and window is not None:
+            # The keys are held on the game's display, which may not be this one.
+            dpy = self.dpy if game_display == self.display else open_display(game_display)
+            try:
+                for code in held:
+                    send_guarded(dpy, window, code, False)
+            finally:
+                if dpy is not self.dpy:
+                    dpy.close()
         self.released_s = time.perf_counter() - self.fired_at
         log.warning(
             "the %s key: %d held keys released in %.1f ms; stopping",
@@ -137,10 +149,10 @@ class AbortHotkey:
 
 @contextmanager
 def guard(
-    display: str | None, key: str | None, keys: Callable[[], KeyDriver | None]
-) -> Iterator[AbortHotkey | None]:
-    """Ctrl-C and (with a ``key`` and a ``display``) the abort key raise ``Aborted`` in
-    the main thread while the block runs, never in the middle of a key event."""
+    displays: str | Sequence[str] | None, key: str | None, keys: Callable[[], KeyDriver | None]
+) -> Iterator[list[AbortHotkey]]:
+    """Ctrl-C and (with a ``key``) the abort key on any of ``displays`` raise ``Aborted``
+    in the main thread while the block runs, never in the middle of a key event."""
     main = threading.current_thread() is threading.main_thread()
     reason: dict[str, Any] = {"message": "stopped by Ctrl-C"}
 
@@ -156,13 +168,29 @@ def guard(
     previous = signal.getsignal(signal.SIGINT) if main else None
     if main:
         signal.signal(signal.SIGINT, on_sigint)
-    hotkey = None
+    hotkeys: list[AbortHotkey] = []
+    names = [displays] if isinstance(displays, str) else list(displays or ())
     try:
-        if key and display:
-            hotkey = AbortHotkey(display, key, keys, on_abort).start()
-        yield hotkey
+        for display in dict.fromkeys(names) if key else ():
+            hotkeys.append(AbortHotkey(display, key, keys, on_abort).start())
+        yield hotkeys
     finally:
-        if hotkey is not None:
+        for hotkey in hotkeys:
             hotkey.close()
         if main:
             signal.signal(signal.SIGINT, previous)
+
+
+def abort_displays(game_display: str, private: bool) -> list[str]:
+    """Where the abort key is grabbed: the game's display, and the person's own
+    (``$DISPLAY``) too when the game runs on a private Xvfb and that display opens."""
+    out = [game_display]
+    own = os.environ.get("DISPLAY")
+    if private and own and own != game_display:
+        try:
+            open_display(own).close()
+        except DisplayError as exc:
+            log.warning("the abort key works only on %s: %s", game_display, exc.message)
+        else:
+            out.append(own)
+    return out

@@ -13,7 +13,9 @@ from bot.profile import REPO_ROOT
 
 
 @contextmanager
-def bot_process(args: list[str], watchdog_s: float = 120) -> Iterator[subprocess.Popen]:
+def bot_process(
+    args: list[str], watchdog_s: float = 120, env: dict[str, str] | None = None
+) -> Iterator[subprocess.Popen]:
     """Run ``python -m bot.cli ARGS`` with its standard error piped (text); a watchdog
     kills it after ``watchdog_s`` seconds (a hung bot holding an X grab would hang the
     test), and it is killed on the way out if it is still running."""
@@ -22,6 +24,7 @@ def bot_process(args: list[str], watchdog_s: float = 120) -> Iterator[subprocess
         stderr=subprocess.PIPE,
         text=True,
         cwd=REPO_ROOT,
+        env=env,
         # a shell's background job ignores SIGINT, and its children would inherit that
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )

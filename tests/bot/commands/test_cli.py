@@ -1,6 +1,7 @@
 import json
 import tomllib
 
+import numpy as np
 import pytest
 from PIL import Image
 
@@ -66,6 +67,24 @@ def test_show_reads_a_screenshot_and_plans(tmp_path, capsys):
     assert info["scale"] == 2 and info["cursor"] == [1, 1]
     assert info["target"] == str(LEVEL_1).splitlines()
     assert len(info["plan"]) == 5 and info["optimal"]
+
+
+@pytest.mark.parametrize("command", ["show", "calibrate"])
+def test_show_and_calibrate_both_find_the_game_in_a_desktop_screenshot(tmp_path, capsys, command):
+    window = draw(LEVEL_1, cursor=(2, 3), scale=2)
+    desktop = np.random.default_rng(3).integers(0, 256, (900, 1200, 3), dtype=np.uint8)
+    desktop[70 : 70 + window.shape[0], 110 : 110 + window.shape[1]] = window
+    png = tmp_path / "desktop.png"
+    Image.fromarray(desktop).save(png)
+    extra = ["--json"] if command == "show" else ["--out", str(tmp_path / "out.png")]
+    assert main([command, "--screenshot", str(png), *extra]) == 0
+    out = capsys.readouterr().out
+    if command == "show":
+        info = json.loads(out)
+        assert info["found_at"] == {"scale": 2, "left": 110, "top": 70}
+        assert info["cursor"] == [2, 3] and info["target"] == str(LEVEL_1).splitlines()
+    else:
+        assert "found the game at 2x, window origin (110, 70)" in out
 
 
 def test_show_refuses_a_picture_that_is_not_the_game(tmp_path, capsys):

@@ -119,3 +119,40 @@ def test_the_abort_key_works_from_any_window(xserver, tmp_path, bot):
     assert_stopped_cleanly(folder)
     run = check_folder(folder, status="aborted").run
     assert run["error"] == "stopped by the F12 key"
+
+
+def test_the_abort_key_works_on_the_persons_own_display_when_headless(xserver, tmp_path):
+    """With --headless Fuse runs on a private Xvfb, but the person sits at their own
+    display (here the test's Xvfb, as DISPLAY): the abort key must work there too."""
+    args = ["walkthrough", "--levels", "1-3", "--speed", "200", "--headless", "--abort-key", "F12"]
+    args += ["--video-dir", str(tmp_path)]
+    env = dict(os.environ, DISPLAY=xserver.display)
+    dpy = open_display(xserver.display)
+    f12 = dpy.keysym_to_keycode(XK.string_to_keysym("F12"))
+    try:
+        with bot_process(args, env=env) as process:
+            deadline = time.monotonic() + 60
+            while not any(
+                e["event"] == "plan"
+                for path in tmp_path.glob("*/events.jsonl")
+                for e in read_events(path)
+            ):
+                assert process.poll() is None, process.stderr.read()
+                assert time.monotonic() < deadline, "the bot never planned level 1"
+                time.sleep(0.01)
+            started = [
+                e
+                for path in tmp_path.glob("*/events.jsonl")
+                for e in read_events(path)
+                if e["event"] == "fuse_started"
+            ]
+            assert started and started[0]["display"] != xserver.display, "not a private Xvfb"
+            xtest.fake_input(dpy, X.KeyPress, f12)
+            dpy.sync()
+            xtest.fake_input(dpy, X.KeyRelease, f12)
+            dpy.sync()
+            err, folder = finished(process, tmp_path)
+    finally:
+        dpy.close()
+    assert "stopped by the F12 key" in err
+    assert_stopped_cleanly(folder)
