@@ -63,10 +63,10 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     say "installing Python packages into .venv"
     .venv/bin/python -m pip install -q --upgrade pip
     .venv/bin/python -m pip install -q -e '.[dev]'
-    # The optional pyautogui key backend. Its declared dependency python3-xlib is an old
-    # fork that overwrites python-xlib's Xlib package (losing X-Resource), so pyautogui
-    # and its pure-Python helpers are installed without dependencies.
-    .venv/bin/python -m pip install -q --no-deps pyautogui pytweening pymsgbox pyscreeze
+    # '.[dev]' includes the pyautogui key backend, whose declared python3-xlib (an old
+    # fork) installs over python-xlib's Xlib package and loses X-Resource: put the real
+    # python-xlib back over it.
+    .venv/bin/python -m pip install -q --force-reinstall --no-deps "python-xlib>=0.33"
     touch "$stamp"
 else
     say "Python packages: up to date"
