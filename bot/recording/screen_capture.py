@@ -1,0 +1,151 @@
+"""A video of the picture the bot captures itself, for a Fuse that records nothing.
+
+``ScreenCapture`` grabs the picture on its own thread (its own X connection) every
+``step`` emulated frames, on a steady wall-clock schedule derived from the measured
+speed, and keeps only the frames that changed (zlib-compressed in a temporary file),
+so that it costs little while the bot plays. ``render`` writes the MP4 afterwards at
+``EMULATED_RATE / step`` frames per second, repeating a frame until the next change,
+so one second of video is one second of emulated time.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bot.errors import BotError
+from bot.recording.video import EMULATED_RATE, open_video
+
+log = logging.getLogger(__name__)
+
+Grab = Callable[[], np.ndarray]
+
+
+@dataclass(frozen=True)
+class Kept:
+    index: int  # the video frame it starts at
+    offset: int
+    length: int
+    shape: tuple[int, ...]
+
+
+class ScreenCapture:
+    """Frames of the picture at a steady rate, from ``start()`` to ``stop()``."""
+
+    def __init__(
+        self, open_grab: Callable[[], tuple[Grab, Callable[[], None]]], store: Path,
+        speed_percent: float, step: int = 2,
+    ) -> None:  # fmt: skip
+        self.open_grab = open_grab  # called on the capture thread: (grab, close)
+        self.store = store
+        self.step = step
+        self.interval_s = step / (float(EMULATED_RATE) * speed_percent / 100)
+        self.kept: list[Kept] = []
+        self.grabs = 0
+        self.frames = 0  # video frames (slots) from start to stop
+        self.late = 0  # grabs that came after their slot had passed (skipped slots)
+        self.error: str | None = None
+        self.started: float | None = None
+        self.stopped: float | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="screen-capture", daemon=True)
+        self._size = 0
+
+    @property
+    def rate(self) -> Fraction:
+        return EMULATED_RATE / self.step
+
+    def start(self) -> ScreenCapture:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(5)
+
+    def _run(self) -> None:
+        try:
+            grab, close = self.open_grab()
+        except Exception as exc:  # the window went away before the first grab
+            self.error = f"cannot capture the picture: {exc}"
+            return
+        last: np.ndarray | None = None
+        try:
+            with open(self.store, "wb") as out:
+                self.started = time.monotonic()
+                index = 0
+                while not self._stop.is_set():
+                    due = self.started + index * self.interval_s
+                    wait = due - time.monotonic()
+                    if wait > 0 and self._stop.wait(wait):
+                        break
+                    try:
+                        frame = grab()
+                    except Exception as exc:  # Fuse closed: the video ends here
+                        self.error = f"capture stopped: {exc}"
+                        break
+                    self.grabs += 1
+                    if last is None or not np.array_equal(frame, last):
+                        data = zlib.compress(np.ascontiguousarray(frame).tobytes(), 1)
+                        out.write(data)
+                        self.kept.append(Kept(index, self._size, len(data), frame.shape))
+                        self._size += len(data)
+                        last = frame
+                    now_index = int((time.monotonic() - self.started) / self.interval_s) + 1
+                    self.late += max(0, now_index - index - 1)
+                    index = max(index + 1, now_index)
+                self.stopped = time.monotonic()
+                self.frames = index
+        finally:
+            close()
+
+    def pixels(self, kept: Kept) -> np.ndarray:
+        with open(self.store, "rb") as f:
+            f.seek(kept.offset)
+            data = zlib.decompress(f.read(kept.length))
+        return np.frombuffer(data, dtype=np.uint8).reshape(kept.shape)
+
+    def render(self, path: Path) -> dict[str, Any]:
+        """Write the MP4; returns what run.json says about it."""
+        self.stop()
+        began = time.monotonic()
+        frames = self.frames
+        info: dict[str, Any] = {
+            "path": None, "frames": None, "codec": None, "rate": float(self.rate),
+            "captured_s": round((self.stopped or began) - (self.started or began), 3),
+            "grabs": self.grabs, "late_slots": self.late, "error": self.error,
+        }  # fmt: skip
+        try:
+            if not self.kept:
+                info["error"] = self.error or "no frame was captured"
+                return info
+            writer = None
+            nxt = 0
+            image = self.pixels(self.kept[0])
+            for index in range(frames):
+                while nxt < len(self.kept) and self.kept[nxt].index <= index:
+                    image = self.pixels(self.kept[nxt])
+                    nxt += 1
+                if writer is None:
+                    writer = open_video(path, (image.shape[1], image.shape[0]), self.rate)
+                writer.write(image)
+            if writer is not None:
+                writer.close()
+                info.update(path=path.name, frames=writer.frames, codec=writer.codec)
+        except BotError as exc:
+            info["error"] = exc.message
+            log.warning("no video: %s", exc.message)
+        finally:
+            self.store.unlink(missing_ok=True)
+            info["seconds_to_encode"] = round(time.monotonic() - began, 3)
+        return info

@@ -1,0 +1,51 @@
+"""The screen-capture video: a steady timeline at the measured speed, only changed
+frames kept, and an MP4 whose length is the captured time (real ffmpeg, fake picture)."""
+
+import time
+
+import numpy as np
+import pytest
+
+from bot.recording.screen_capture import ScreenCapture
+from bot.recording.video import EMULATED_RATE, probe
+
+
+def changing_picture(period_s: float):
+    """A 64x48 picture whose colour changes every ``period_s`` wall seconds."""
+    started = time.monotonic()
+
+    def grab():
+        shade = int((time.monotonic() - started) / period_s) * 40 % 256
+        return np.full((48, 64, 3), shade, dtype=np.uint8)
+
+    return lambda: (grab, lambda: None)
+
+
+@pytest.mark.parametrize("speed", [100, 200])
+def test_the_video_lasts_the_captured_time_at_the_measured_speed(tmp_path, speed):
+    capture = ScreenCapture(changing_picture(0.1), tmp_path / "frames.tmp", speed).start()
+    time.sleep(1.0)
+    info = capture.render(tmp_path / "video.mp4")
+    assert info["error"] is None and info["path"] == "video.mp4"
+    slots = info["captured_s"] * float(EMULATED_RATE) * speed / 100 / 2
+    assert info["frames"] == pytest.approx(slots, rel=0.02, abs=2)
+    video = probe(tmp_path / "video.mp4")
+    assert video["frames"] == info["frames"] and video["codec_name"] == "h264"
+    assert (video["width"], video["height"]) == (64, 48)
+    assert len(capture.kept) < capture.grabs, "unchanged frames are not kept again"
+    assert not (tmp_path / "frames.tmp").exists()
+
+
+def test_a_grab_that_fails_ends_the_video_with_what_was_captured(tmp_path):
+    calls = {"n": 0}
+
+    def grab():
+        calls["n"] += 1
+        if calls["n"] > 5:
+            raise RuntimeError("BadWindow")
+        return np.full((8, 8, 3), calls["n"], dtype=np.uint8)
+
+    capture = ScreenCapture(lambda: (grab, lambda: None), tmp_path / "f.tmp", 100).start()
+    time.sleep(0.5)
+    info = capture.render(tmp_path / "v.mp4")
+    assert info["frames"] == 5 and "BadWindow" in info["error"]
