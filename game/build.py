@@ -23,6 +23,7 @@ from pathlib import Path
 from game import asmgen
 from game.bitmaps import BitmapFormatError, load_bitmaps
 from game.font import FONT_FILE, load_font
+from game.keyreading import MODES, KeyReading, KeyReadingError
 from game.layout import LAYOUT_FILE, LayoutError, load_layout
 from game.leveldata import CODE_LENGTH, LEVELS_FILE, LevelDataError, load_game_levels
 
@@ -56,7 +57,12 @@ class Outputs:
     tap: Path
 
 
-def generate_includes(inputs: Inputs, gen_dir: Path) -> list[Path]:
+QUEUED = KeyReading()
+
+
+def generate_includes(
+    inputs: Inputs, gen_dir: Path, key_reading: KeyReading = QUEUED
+) -> list[Path]:
     """Check the data files and write the generated includes into ``gen_dir``."""
     try:
         levels = load_game_levels(inputs.levels)
@@ -85,6 +91,7 @@ def generate_includes(inputs: Inputs, gen_dir: Path) -> list[Path]:
             "tile_data.asm": asmgen.tiles_asm(tiles, str(inputs.tiles)),
             "text_data.asm": asmgen.texts_asm(layout),
             "level_data.asm": asmgen.levels_asm(levels),
+            "keyreading.asm": key_reading.asm(),
         }
     except (KeyError, ValueError) as exc:
         raise BuildError(str(exc).strip("'\"")) from None
@@ -137,16 +144,20 @@ def _skoolkit(module: str, args: list[str]) -> None:
         ) from None
 
 
-def build(out_dir: Path = OUT_DIR, inputs: Inputs = Inputs()) -> Outputs:
-    """Build everything into ``out_dir``; return the paths of the results."""
+def build(
+    out_dir: Path = OUT_DIR, inputs: Inputs = Inputs(), key_reading: KeyReading = QUEUED
+) -> Outputs:
+    """Build everything into ``out_dir``; return the paths of the results (named
+    ``practice<suffix>.*``, the suffix naming a key reading other than queued)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     gen_dir = out_dir / "gen"
-    generate_includes(inputs, gen_dir)
+    generate_includes(inputs, gen_dir, key_reading)
+    stem = "practice" + key_reading.suffix
     outputs = Outputs(
-        out_dir / "practice.bin",
-        out_dir / "practice.sym",
-        out_dir / "practice.z80",
-        out_dir / "practice.tap",
+        out_dir / f"{stem}.bin",
+        out_dir / f"{stem}.sym",
+        out_dir / f"{stem}.z80",
+        out_dir / f"{stem}.tap",
     )
     for path in (outputs.bin, outputs.z80, outputs.tap):
         path.unlink(missing_ok=True)
@@ -175,16 +186,49 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tiles", type=Path, default=TILES_FILE, help="board tiles file")
     parser.add_argument("--layout", type=Path, default=LAYOUT_FILE, help="layout file")
     parser.add_argument("--src", type=Path, default=SRC_DIR, help="assembler source folder")
+    keys = parser.add_argument_group("key reading (game/keyreading.py)")
+    keys.add_argument(
+        "--key-reading",
+        choices=MODES,
+        default="queued",
+        help="queued: every press counts (default); polled: keys read every --poll-frames "
+        "frames, a press between reads is lost; polled-repeat: also a held key repeats",
+    )
+    keys.add_argument("--poll-frames", type=int, default=None, metavar="N", help="frames per read")
+    keys.add_argument("--repeat-delay", type=int, default=0, metavar="D", help="frames to repeat")
+    keys.add_argument("--repeat-every", type=int, default=0, metavar="E", help="frames per repeat")
+    keys.add_argument(
+        "--describe", type=Path, metavar="SNAPSHOT", help="print how a built snapshot reads keys"
+    )
     args = parser.parse_args(argv)
-    inputs = Inputs(args.levels, args.font, args.tiles, args.layout, args.src)
     try:
-        outputs = build(args.out, inputs)
-    except BuildError as exc:
+        if args.describe:
+            print(f"{args.describe}: {describe(args.describe).describe()}")
+            return 0
+        poll = args.poll_frames or (1 if args.key_reading == "queued" else 2)
+        reading = KeyReading(args.key_reading, poll, args.repeat_delay, args.repeat_every)
+        inputs = Inputs(args.levels, args.font, args.tiles, args.layout, args.src)
+        outputs = build(args.out, inputs, reading)
+    except (BuildError, KeyReadingError) as exc:
         print(f"game.build: error: {exc}", file=sys.stderr)
         return 1
     size = outputs.bin.stat().st_size
     print(f"built {outputs.z80} and {outputs.tap} ({size} bytes of code and data at {ORG:#06x})")
+    print(f"key reading: {reading.describe()}")
     return 0
+
+
+def describe(snapshot: Path) -> KeyReading:
+    """The key reading of a built snapshot (or tape or binary), from its memory."""
+    from skoolkit import SkoolKitError
+    from skoolkit.snapshot import Snapshot
+
+    try:
+        snap = None if snapshot.suffix.lower() in (".bin", ".tap") else Snapshot.get(str(snapshot))
+        memory = bytes(snap.memory[ORG:0x10000]) if snap else snapshot.read_bytes()
+    except (OSError, SkoolKitError) as exc:
+        raise BuildError(f"cannot read {snapshot}: {exc}") from None
+    return KeyReading.from_memory(memory)
 
 
 if __name__ == "__main__":

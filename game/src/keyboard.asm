@@ -1,6 +1,10 @@
-; Keyboard: read by the interrupt once per frame, by edge. A key that goes
-; down puts one code in a 16-entry queue, however long it is held, so one
-; press is one move. The main program takes codes out with read_char.
+; Keyboard: read by the interrupt every KEY_POLL_FRAMES frames (keyreading.asm,
+; generated from the build's --key-reading), by edge. A key down at a read that
+; was up at the read before puts one code in a 16-entry queue, however long it
+; is held, so one press is one move; a press between two reads is not seen.
+; With KEY_REPEAT_EVERY, a key still held KEY_REPEAT_DELAY frames after it went
+; down is queued again, then every KEY_REPEAT_EVERY frames. The main program
+; takes codes out with read_char.
 ;
 ; Key numbers: half-row h (port 0xFEFE, 0xFDFE, ..., 0x7FFE) times 5, plus
 ; the bit (0 = outermost key). 40..44 are the Kempston joystick's right,
@@ -32,8 +36,30 @@ key_chars:
         DEFB CH_RIGHT, CH_LEFT, CH_DOWN, CH_UP, CH_FIRE
         DEFB CH_DELETE
 
-; Called by isr: read the 8 half-rows, queue every key that went down.
+; The build's key reading, where --describe finds it: mode, poll, delay, every.
+key_reading:
+        DEFB "LOGO-KEY-READING"
+        DEFB KEY_READING_MODE, KEY_POLL_FRAMES, KEY_REPEAT_DELAY, KEY_REPEAT_EVERY
+
+; Called by isr: on a reading frame, read the 8 half-rows and queue every key
+; that went down since the last read.
 scan_keyboard:
+        ld a, (poll_wait)
+        or a
+        jr z, _read
+        dec a
+        ld (poll_wait), a
+        ret
+_read:
+        ld a, KEY_POLL_FRAMES - 1
+        ld (poll_wait), a
+        call read_half_rows
+        IF KEY_REPEAT_EVERY
+        call repeat_held_key
+        ENDIF
+        ret
+
+read_half_rows:
         ld hl, key_state
         ld e, 0                         ; key number of bit 0 of this half-row
         ld d, 0xFE                      ; half-row select (high byte of the port)
@@ -62,6 +88,13 @@ _bit:
         jr nc, _queue
         ld a, KEY_DELETE
 _queue:
+        IF KEY_REPEAT_EVERY
+        ld (repeat_key), a              ; the newest key is the one that repeats
+        push af
+        ld a, KEY_REPEAT_DELAY
+        ld (repeat_wait), a
+        pop af
+        ENDIF
         call queue_key
 _next_bit:
         inc b
@@ -74,6 +107,54 @@ _next_bit:
         rlc d                           ; next half-row; carry clear after 0x7F
         jr c, _row
         ret
+
+        IF KEY_REPEAT_EVERY
+; After a read: while repeat_key (1..39; 0 = none) is still down, count its
+; frames and queue it again when they run out.
+repeat_held_key:
+        ld a, (repeat_key)
+        or a
+        ret z
+        cp 40
+        ret nc                          ; DELETE and the joystick do not repeat
+        ld hl, key_state
+        ld c, a
+_row_of:
+        ld a, c
+        cp 5
+        jr c, _bit_of
+        sub 5
+        ld c, a
+        inc hl
+        jr _row_of
+_bit_of:
+        ld b, c
+        inc b
+        ld a, 1
+_shift:
+        dec b
+        jr z, _held
+        add a, a
+        jr _shift
+_held:
+        and (hl)
+        jr z, _let_go
+        ld a, (repeat_wait)
+        sub KEY_POLL_FRAMES
+        jr z, _again
+        jr c, _again
+        ld (repeat_wait), a
+        ret
+_again:
+        ld a, KEY_REPEAT_EVERY
+        ld (repeat_wait), a
+        ld a, (repeat_key)
+        jp queue_key
+_let_go:
+        xor a
+        ld (repeat_key), a
+        ret
+        ENDIF
 
 ; Called by isr: with the Kempston joystick chosen, queue its new presses.
 ; A port that reads with any of bits 5-7 set has no Kempston interface.

@@ -15,6 +15,7 @@
 ; so the game runs the same with the OpenSE BASIC ROM and the Sinclair ROM.
 
         INCLUDE "config.asm"
+        INCLUDE "keyreading.asm"
 
         ORG 0x8000
 

@@ -3,6 +3,9 @@
 frame_count:    DEFW 0                  ; frames since start (isr)
 key_state:      DEFS 8                  ; keys down last frame, per half-row
 kempston_state: DEFB 0
+poll_wait:      DEFB 0                  ; frames until the next keyboard read
+repeat_key:     DEFB 0                  ; the held key that repeats (0 = none)
+repeat_wait:    DEFB 0                  ; frames until it repeats
 key_queue:      DEFS KEY_QUEUE_SIZE
 key_head:       DEFB 0                  ; next to read (main program)
 key_tail:       DEFB 0                  ; next to write (isr)
