@@ -11,13 +11,15 @@ from pathlib import Path
 import numpy as np
 
 from bot.errors import EmulatorError, InputError
+from bot.fuse.attached import AttachedFuse
 from bot.fuse.emulator import OPENSE_ROM, Fuse, FuseConfig
 from bot.profile import Profile
 from bot.see.vision import Vision
-from bot.x11.display import XServer
+from bot.x11.display import XServer, open_display
 from bot.x11.focus import FocusPolicy
 from bot.x11.grab import Grabber, open_grabber
 from bot.x11.keys import KeyDriver, KeyTiming, XTestKeys
+from bot.x11.window import window_pid
 
 OPENSE_PAPER = (192, 192, 192)  # BASIC's white paper: the ROM is ready for typing
 FRAME_S = 0.01996  # one emulated frame at 100 % (50.08 frames per second)
@@ -112,6 +114,7 @@ class Session:
     start_s: float = 0.0  # how long the last start of Fuse took (wall seconds)
     segments: list[Segment] = field(default_factory=list)
     _closed: bool = field(default=False, repr=False)
+    _checked_at: float = field(default=0.0, repr=False)
 
     @classmethod
     def open(
@@ -169,6 +172,64 @@ class Session:
                 raise
         return session
 
+    @classmethod
+    def attach(
+        cls,
+        profile: Profile,
+        options: SessionOptions,
+        window_id: int,
+        wrap_keys: KeyWrapper | None = None,
+    ) -> Session:
+        """The person's own Fuse on their display: the bot only looks and presses keys
+        (``AttachedFuse``). ``options.speed`` stands until ``set_speed`` gives the
+        measured one; the scale is read from the picture."""
+        xserver = XServer.existing(options.display)
+        dpy = open_display(xserver.display)
+        try:
+            pid = window_pid(dpy, window_id)
+        finally:
+            dpy.close()
+        fuse = AttachedFuse(window_id, pid)
+        policy = FocusPolicy(take_back=options.take_focus, wait=True, grace_s=options.focus_grace_s)
+        grabber = open_grabber(xserver.display, window_id)
+        try:
+            vision = Vision.for_frame(profile, grabber.grab())
+            options = replace(options, scale=vision.scale, headless=False, display=xserver.display)
+            hold, gap = profile.timing.for_speed(options.speed)
+            timing = KeyTiming(hold, gap, profile.timing.rollover)
+            keys = make_keys(options, xserver.display, window_id, timing, policy)
+        except BaseException:
+            grabber.close()
+            raise
+        session = cls(
+            profile,
+            options,
+            xserver,
+            fuse,  # type: ignore[arg-type]
+            grabber,
+            wrap_keys(keys) if wrap_keys else keys,
+            vision,
+            FRAME_S * 100 / options.speed,
+            policy,
+            wrap_keys,
+        )
+        session.segments.append(Segment(1, fuse.started_at, time.time(), options.speed, None, None))
+        return session
+
+    @property
+    def attached(self) -> bool:
+        """Whether this is the person's own Fuse (never restarted, never stopped)."""
+        return getattr(self.fuse, "attached", False)
+
+    def set_speed(self, percent: float) -> None:
+        """Play at the measured emulation speed: frame time, key timing, the segment."""
+        self.options = replace(self.options, speed=round(percent))
+        self.frame_s = FRAME_S * 100 / percent
+        hold, gap = self.profile.timing.for_speed(self.options.speed)
+        self.keys.timing = KeyTiming(hold, gap, self.profile.timing.rollover)
+        if self.segments:
+            self.segments[-1] = replace(self.segments[-1], speed=self.options.speed)
+
     def type_load(self, timeout_s: float = 15.0) -> None:
         """Type LOAD "" and ENTER in OpenSE BASIC, which cannot auto-load a tape."""
         scale = self.options.scale
@@ -184,15 +245,40 @@ class Session:
 
     def frame(self) -> np.ndarray:
         """The window's pixels now; ``EmulatorError`` if Fuse has died."""
-        if not self.fuse.alive():
+        if self.attached:
+            self._check_attached()
+        elif not self.fuse.alive():
             raise EmulatorError(
                 f"Fuse has stopped (exit {self.fuse.process.returncode})",
                 hint="the run can resume from the last level code",
             )
         return self.grabber.grab()
 
+    def _check_attached(self, every_s: float = 0.25) -> None:
+        """Every ``every_s``: the person's Fuse still runs and its window still exists."""
+        now = time.monotonic()
+        if self.fuse.alive() and now - self._checked_at < every_s:
+            return
+        self._checked_at = now
+        try:
+            if not self.fuse.alive():
+                raise EmulatorError("gone")
+            self.grabber.refresh_region()
+        except EmulatorError:
+            self.fuse.gone()  # type: ignore[attr-defined]
+            raise EmulatorError(
+                "the Fuse the bot was attached to has been closed",
+                hint="start Fuse and the game again, then attach again "
+                "(the bot never starts a Fuse in place of yours)",
+            ) from None
+
     def restart(self) -> None:
         """Stop Fuse (SIGTERM, or it is already dead) and start it again the same way."""
+        if self.attached:
+            raise EmulatorError(
+                "the attached Fuse cannot be restarted: the bot never starts one in its place",
+                hint="bring the game back yourself, then attach again",
+            )
         with contextlib.suppress(Exception):
             self.keys.release_all()
         with contextlib.suppress(Exception):

@@ -34,6 +34,8 @@ class Recovery:
     def recover(self, reason: str) -> str:
         """Bring the game to its title or menu; returns how: ``"soft"`` (Fuse went on) or
         ``"restart"`` (Fuse was started again)."""
+        if self.session.attached:
+            return self.recover_attached(reason)
         if not self.session.fuse.alive():
             code = self.session.fuse.process.returncode
             self.env.note("crash", exit=code, reason=f"Fuse exited with status {code}")
@@ -56,6 +58,15 @@ class Recovery:
             pass  # Fuse died while we looked: restart
         return self.restart(reason)
 
+    def recover_attached(self, reason: str) -> str:
+        """The person's Fuse is never restarted: TIME UP, GAME OVER and the final screen
+        are left with their keys, and the walkthrough takes the game over from there
+        (``EmulatorError`` here when that Fuse has been closed)."""
+        obs = self.env.observe()
+        if (obs.screen in self.skip and obs.screen != "code") or obs.screen == "time_up":
+            self.leave_to_start(obs)
+        return "soft"
+
     def waiting_is_quicker(self) -> bool:
         """TIME UP stays ``frames.time_up`` frames at most (it cannot be skipped); a
         restart costs what the last start of Fuse took."""
@@ -63,6 +74,15 @@ class Recovery:
             return False
         wait_s = self.frames["time_up"] * self.session.frame_s
         return wait_s < self.session.start_s
+
+    def leave_to_start(self, obs: Observation) -> bool:
+        """From TIME UP, GAME OVER or the final screen to the title or menu, without
+        restarting Fuse: wait out TIME UP, then press the skip keys."""
+        if obs.screen == "time_up":
+            obs, _ = self.env.wait_for(
+                lambda o: o.screen in ("game_over", *READY), self.frames.get("time_up", 75) + 25
+            )
+        return self.leave(obs)
 
     def leave(self, obs: Observation, tries: int = 4) -> bool:
         """Press the skip key of the screen shown until the title or menu shows."""

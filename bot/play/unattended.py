@@ -27,6 +27,7 @@ from bot.play.menus import MenuDriver, expand_steps
 from bot.play.player import LevelReport, Player
 from bot.play.progress import Progress
 from bot.play.recovery import Recovery
+from bot.play.speed import board_area, measure_speed
 from bot.profile import Profile
 from bot.see.annotate import save_annotated
 
@@ -113,6 +114,7 @@ class Walkthrough:
         self.report = RunReport(first, last)  # kept up to date, so an abort can still say
         self.failures: Counter[int] = Counter()  # failures of each level since it was done
         self.game_seen = False
+        self.measured_speed: float | None = None
 
     # -- entering -----------------------------------------------------------------------------
     def enter(self, level: int) -> int:
@@ -176,12 +178,52 @@ class Walkthrough:
             self.codes[level] = word
         self.env.note("code_seen", level=level, code=word)
 
+    # -- taking over a game in progress ---------------------------------------------------------
+    def take_over(self, timeout_frames: float = 400) -> bool:
+        """Attached to a game someone was playing: bring it to a level or to where the
+        start sequence begins, from whatever it shows. True when a level is (about to be)
+        shown, False when the start sequence must run."""
+        deadline = time.monotonic() + timeout_frames * self.session.frame_s
+        skip = self.profile.screens.skip if self.profile.screens else {}
+        while True:
+            obs = self.env.observe()
+            screen = obs.screen
+            self.env.note("take_over", screen=screen, level_shown=obs.level_shown)
+            if obs.level_shown:
+                return True
+            if screen in ("title", "menu", "name_prompt", "code_prompt", "code_ok", "code_wrong"):
+                return False
+            if screen == "code" and "code" in skip:
+                self.learn_code()
+                self.env.step([skip["code"]], lambda o: o.screen != "code", 20)
+                return True
+            if (screen in skip or screen == "time_up") and self.recovery.leave_to_start(obs):
+                return False
+            if time.monotonic() > deadline:
+                raise MenuFailed(
+                    f"the game shows {screen or 'no screen the profile knows'}, and it did not "
+                    "move on to a level or a menu",
+                    hint="bring the game to its menu or a level, then attach again",
+                )
+            self.session.wait_frames(5)  # a transition: wait for what comes next
+
+    def measure_speed(self) -> None:
+        """Time the cursor's FLASH and play at the speed found (attached runs)."""
+        area = board_area(self.profile, self.session.vision.scale)
+        reading = measure_speed(self.session.frame, area)
+        self.session.set_speed(reading.percent)
+        self.measured_speed = reading.percent
+        self.env.note("speed_measured", percent=reading.percent, swaps=reading.swaps)
+        log.info("the emulation runs at %.1f %% (%d FLASH swaps)", reading.percent, reading.swaps)
+
     # -- the run ------------------------------------------------------------------------------
     def run(self) -> RunReport:
         report = self.report = RunReport(self.first, self.last)
         started = time.monotonic()
         self.session.focus_policy.listeners.append(self.on_focus)
         level, enter, done_before = self.first, True, False
+        if self.session.attached:
+            enter = not self.take_over()
         try:
             while level <= self.last:
                 self.progress.update(level=level)
@@ -194,12 +236,15 @@ class Walkthrough:
                         self.progress.update(level=level)
                     first = self.player.wait_level(self.level_timeout_s)
                     self.game_seen = True
+                    if self.session.attached and self.measured_speed is None:
+                        self.measure_speed()
                     level = self.confirm_level(first, level)
                     self.env.note("level_shown", level=level)
                     result = self.player.play_level(first)
                 except (LevelFailed, EmulatorError, MenuFailed) as exc:
                     self.recover(level, exc)
-                    enter = True
+                    # the person's Fuse may still show the level: play on from its board
+                    enter = not (self.session.attached and self.take_over())
                     continue
                 self.level_done(level, result)
                 level += 1

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from bot.errors import EmulatorError
 from bot.play.recovery import Recovery
 from bot.profile import load_profile
 
@@ -30,6 +31,10 @@ class Fuse:
 class Obs:
     screen: str | None
 
+    @property
+    def level_shown(self) -> bool:
+        return self.screen == "level"
+
 
 @dataclass
 class Result:
@@ -39,6 +44,8 @@ class Result:
 
 class Game:
     """A session and an environment at once: screens advance with the skip keys."""
+
+    attached = False  # a Fuse the bot started
 
     def __init__(self, screen, dead=False, frame_s=0.01, start_s=0.3):
         self.screen = screen
@@ -114,3 +121,40 @@ def test_a_dead_fuse_is_a_crash_and_a_restart():
     game.fuse.process.returncode = -9
     assert recover(game) == "restart"
     assert game.notes[:2] == ["crash", "restart"]
+
+
+def attached(screen: str | None) -> Game:
+    game = Game(screen)
+    game.attached = True
+    return game
+
+
+@pytest.mark.parametrize("screen", ["level", "title", "menu"])
+def test_attached_a_level_or_a_menu_is_played_on_as_it_stands(screen):
+    game = attached(screen)
+    assert recover(game) == "soft" and game.restarts == 0 and not game.keys
+
+
+@pytest.mark.parametrize(("screen", "keys"), [("game_over", ["space"]), ("time_up", ["space"])])
+def test_attached_end_screens_are_left_even_when_a_restart_would_be_quicker(screen, keys):
+    game = attached(screen)
+    game.frame_s, game.start_s = 0.02, 0.01  # a restart would be quicker: never for yours
+    assert recover(game) == "soft" and game.keys == keys and game.restarts == 0
+
+
+@pytest.mark.parametrize("screen", [None, "code", "well_done"])
+def test_attached_other_screens_are_left_to_the_take_over_never_restarted(screen):
+    game = attached(screen)
+    assert recover(game) == "soft" and game.restarts == 0 and not game.keys
+
+
+def test_attached_a_closed_fuse_is_an_error():
+    game = attached("level")
+
+    def gone():
+        raise EmulatorError("the Fuse the bot was attached to has been closed")
+
+    game.observe = gone
+    with pytest.raises(EmulatorError, match="has been closed"):
+        recover(game)
+    assert game.restarts == 0

@@ -1,0 +1,60 @@
+"""A Fuse the person started and plays in, taken over by the bot (``--attach``).
+
+The bot looks at its window and presses keys in it, and nothing else: it never
+starts, stops, restarts or reconfigures that Fuse, never opens its menus, and
+leaves it running where the game stands when the run ends. It has no handle on
+the process, so it learns that Fuse has gone from the window and the PID.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+
+from bot.errors import EmulatorError
+
+
+@dataclass(frozen=True)
+class NoProcess:
+    """What the bot knows of the person's Fuse process: not its exit status."""
+
+    returncode: int | None = None
+
+
+class AttachedFuse:
+    """The person's Fuse: its window, and its PID when the X server tells it."""
+
+    config = None  # the bot did not choose its ROM, game or files
+    attached = True
+
+    def __init__(self, window_id: int, pid: int | None) -> None:
+        self.window_id = window_id
+        self.pid = pid
+        self.started_at = time.monotonic()  # when the bot took it over
+        self.process = NoProcess()
+        self._gone = False
+
+    def alive(self) -> bool:
+        """False once its process is gone (or the window was found gone)."""
+        if self._gone:
+            return False
+        if self.pid is not None:
+            try:
+                os.kill(self.pid, 0)
+            except ProcessLookupError:
+                self._gone = True
+            except PermissionError:
+                pass  # another user's process: alive
+        return not self._gone
+
+    def gone(self) -> None:
+        """The window went away: Fuse was closed."""
+        self._gone = True
+
+    def stop(self) -> int | None:
+        """Nothing: the person's Fuse keeps running."""
+        return None
+
+    def kill(self) -> None:
+        raise EmulatorError("the bot never stops a Fuse it did not start")
