@@ -80,6 +80,42 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--name", help="player name typed at the start (default: the profile's)")
 
 
+def add_attach_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(
+        "your own Fuse",
+        "With --attach the bot plays in the Fuse window already on the display (your own, "
+        "with your tape loaded), from whatever the game shows: a level in progress, a menu, "
+        "a code screen, GAME OVER. It never starts, stops, restarts or reconfigures that "
+        "Fuse and never opens its menus; it measures the emulation speed from the screen, "
+        "and records the run's video from the picture itself (Fuse records nothing).",
+    )
+    group.add_argument(
+        "--attach", action="store_true", help="take over the Fuse already running on the display"
+    )
+
+
+ATTACH_CONFLICTS = {
+    "headless": "--headless",
+    "snapshot": "--snapshot",
+    "tape": "--tape",
+    "rom": "--rom",
+}
+
+
+def check_attach(args: argparse.Namespace) -> None:
+    """``UsageError`` for options that would change a Fuse the bot does not own."""
+    if not getattr(args, "attach", False):
+        return
+    given = [flag for name, flag in ATTACH_CONFLICTS.items() if getattr(args, name, None)]
+    if getattr(args, "scale", 1) != 1:
+        given.append("--scale")
+    if given:
+        raise UsageError(
+            f"--attach plays your Fuse as it is: {', '.join(given)} cannot change it",
+            hint="drop " + " and ".join(given) + " (the scale and speed are read from the screen)",
+        )
+
+
 def add_safety_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
         "unattended play",

@@ -7,6 +7,7 @@ import sys
 
 from bot.commands import walkthrough
 from bot.commands.common import (
+    add_attach_options,
     add_game_options,
     add_output_options,
     add_profile_options,
@@ -29,6 +30,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("number", type=int, help="the level to play (1-100)")
     add_profile_options(p)
     add_game_options(p)
+    add_attach_options(p)
     add_safety_options(p)
     add_recording_options(p)
     add_output_options(p)

@@ -4,22 +4,25 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 
 from bot.commands.common import (
+    add_attach_options,
     add_game_options,
     add_output_options,
     add_profile_options,
     add_recording_options,
     add_safety_options,
+    check_attach,
     level_range,
     profile_from,
     recording_from,
     session_options,
     setup_logging,
 )
-from bot.errors import Exit, UsageError, exit_codes_help
-from bot.fuse.session import Session, fuse_config
+from bot.errors import DisplayError, EmulatorError, Exit, UsageError, exit_codes_help
+from bot.fuse.session import Session, SessionOptions, fuse_config
 from bot.play.codes import code_table, level_of_code
 from bot.play.env import EnvWrapper, LogoEnv
 from bot.play.progress import Progress, clock
@@ -27,6 +30,8 @@ from bot.play.unattended import RunReport, Walkthrough
 from bot.profile import Profile
 from bot.x11.abort import abort_displays, check_abort_key
 from bot.x11.abort import guard as abort_guard
+from bot.x11.display import open_display
+from bot.x11.window import find_fuse_window, fuse_windows
 
 
 def parser(prog: str = "logo-bot walkthrough") -> argparse.ArgumentParser:
@@ -53,6 +58,7 @@ def parser(prog: str = "logo-bot walkthrough") -> argparse.ArgumentParser:
     p.add_argument("--from-code", metavar="CODE", help="start at the level this code opens")
     add_profile_options(p)
     add_game_options(p)
+    add_attach_options(p)
     add_safety_options(p)
     add_recording_options(p)
     add_output_options(p)
@@ -100,7 +106,9 @@ def run(args: argparse.Namespace, first: int | None = None, last: int | None = N
     abort_key = check_abort_key(args.abort_key or profile.abort_key, game_keys(profile))
     progress = Progress(last - first + 1)
     options = session_options(args)
-    fuse_config(profile, options).check_files()  # bad input leaves no run folder behind
+    check_attach(args)
+    if not args.attach:
+        fuse_config(profile, options).check_files()  # bad input leaves no run folder behind
     recording = recording_from(args, profile, args.mode, args.command)
     with contextlib.ExitStack() as stack:
         if recording is not None:
@@ -109,7 +117,10 @@ def run(args: argparse.Namespace, first: int | None = None, last: int | None = N
             stack.callback(lambda: progress.stream.write(f"recorded in {folder}\n"))
             stack.enter_context(recording)
             options = recording.fuse_files(options)
-        session = stack.enter_context(Session.open(profile, options))
+        if args.attach:
+            session = stack.enter_context(Session.attach(profile, options, own_fuse(options)))
+        else:
+            session = stack.enter_context(Session.open(profile, options))
         displays = abort_displays(session.xserver.display, session.xserver.process is not None)
         stack.enter_context(abort_guard(displays, abort_key, lambda: session.keys))
         env: LogoEnv | EnvWrapper = LogoEnv(session)
@@ -127,6 +138,9 @@ def run(args: argparse.Namespace, first: int | None = None, last: int | None = N
             max_attempts=args.max_attempts,
             evidence_dir=recording.folder.failures if recording is not None else None,
         )
+        walk.first_from_screen = (
+            args.attach and args.mode == "walkthrough" and not (args.levels or args.from_code)
+        )
         try:
             report = walk.run()
         finally:
@@ -136,6 +150,25 @@ def run(args: argparse.Namespace, first: int | None = None, last: int | None = N
         if recording is not None:
             progress.stream.write("writing the recording (video, run.json)...\n")
     return Exit.OK if report.status == "complete" else Exit.FAILED
+
+
+def own_fuse(options: SessionOptions) -> int:
+    """The window of the one Fuse on the person's display (``--attach``)."""
+    display = options.display or os.environ.get("DISPLAY")
+    if not display:
+        raise DisplayError("--attach needs the display your Fuse is on", hint="give --display :N")
+    dpy = open_display(display)
+    try:
+        window = find_fuse_window(dpy)
+        count = len(fuse_windows(dpy))
+    finally:
+        dpy.close()
+    if window is None:
+        raise EmulatorError(
+            f"{'no' if count == 0 else count} Fuse windows on {display}",
+            hint="start Fuse with the game on that display (one Fuse window), then attach",
+        )
+    return window.id
 
 
 def game_keys(profile: Profile) -> set[str]:

@@ -198,6 +198,7 @@ class Session:
             hold, gap = profile.timing.for_speed(options.speed)
             timing = KeyTiming(hold, gap, profile.timing.rollover)
             keys = make_keys(options, xserver.display, window_id, timing, policy)
+            keys.focus()  # the person ran the command from a terminal: Fuse gets the keys
         except BaseException:
             grabber.close()
             raise

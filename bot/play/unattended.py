@@ -56,6 +56,7 @@ class RunReport:
     status: str = "running"  # "complete", "failed", "aborted"
     recoveries: Counter[str] = field(default_factory=Counter)  # why, and soft or restart
     run_corrections: Counter[str] = field(default_factory=Counter)  # menus, focus, replays
+    measured_speed: float | None = None  # percent, measured from the screen (attached)
 
     @property
     def levels_done(self) -> int:
@@ -115,6 +116,7 @@ class Walkthrough:
         self.failures: Counter[int] = Counter()  # failures of each level since it was done
         self.game_seen = False
         self.measured_speed: float | None = None
+        self.first_from_screen = False  # attached without --levels: from the level shown
 
     # -- entering -----------------------------------------------------------------------------
     def enter(self, level: int) -> int:
@@ -207,12 +209,21 @@ class Walkthrough:
                 )
             self.session.wait_frames(5)  # a transition: wait for what comes next
 
+    def start_at_shown(self, level: int) -> None:
+        """The run goes from the level the attached game shows to ``last``."""
+        self.first_from_screen = False
+        if not self.first <= level <= self.last:
+            return
+        self.first = self.report.first = level
+        self.progress.total_levels = self.last - level + 1
+        self.env.note("start_level", level=level)
+
     def measure_speed(self) -> None:
         """Time the cursor's FLASH and play at the speed found (attached runs)."""
         area = board_area(self.profile, self.session.vision.scale)
         reading = measure_speed(self.session.frame, area)
         self.session.set_speed(reading.percent)
-        self.measured_speed = reading.percent
+        self.measured_speed = self.report.measured_speed = reading.percent
         self.env.note("speed_measured", percent=reading.percent, swaps=reading.swaps)
         log.info("the emulation runs at %.1f %% (%d FLASH swaps)", reading.percent, reading.swaps)
 
@@ -239,6 +250,8 @@ class Walkthrough:
                     if self.session.attached and self.measured_speed is None:
                         self.measure_speed()
                     level = self.confirm_level(first, level)
+                    if self.first_from_screen:
+                        self.start_at_shown(level)
                     self.env.note("level_shown", level=level)
                     result = self.player.play_level(first)
                 except (LevelFailed, EmulatorError, MenuFailed) as exc:

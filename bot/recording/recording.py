@@ -27,6 +27,7 @@ from bot.recording.events import EventLog
 from bot.recording.folder import RunFolder
 from bot.recording.recorder import Recorder
 from bot.recording.run_state import LevelStart, RecordOptions, RunState
+from bot.recording.screen_capture import ScreenCapture, grab_opener
 from bot.recording.summary import build_summary
 from bot.recording.video import EMULATED_RATE
 from bot.see.vision import Vision
@@ -70,6 +71,7 @@ class Recording:
         self.profile = profile
         self.events = self.state.events
         self._sigterm: Any = None
+        self.capture: ScreenCapture | None = None  # the video of an attached Fuse
         self.frames_seen = None
         if options.annotate:
             from bot.recording.annotated_video import FrameStore
@@ -117,7 +119,18 @@ class Recording:
 
     def attach(self, session: Session) -> None:
         self.state.session = session
-        self.event("fuse_started", pid=session.fuse.pid, display=session.xserver.display)
+        display = session.xserver.display
+        if not session.attached:
+            self.event("fuse_started", pid=session.fuse.pid, display=display)
+            return
+        window = session.fuse.window_id
+        self.event("fuse_attached", pid=session.fuse.pid, window=window, display=display)
+        if self.options.video:
+            self.capture = ScreenCapture(
+                grab_opener(display, window),
+                self.folder.path / "capture.tmp",
+                session.options.speed,
+            ).start()
 
     def wrap(self, env: LogoEnv) -> Recorder:
         return Recorder(env, self)
@@ -191,6 +204,8 @@ class Recording:
                 )
             content = build_summary(self.state, status, error, encoded)
             content["annotated"] = self._annotated(encoded)
+            if self.capture is not None:
+                content["video"]["captured"] = getattr(self, "capture_info", None)
             self._write_json(content)
         finally:
             self.events.close()
@@ -214,6 +229,8 @@ class Recording:
     def _encode(self) -> Encoded:
         if not self.options.video or self.profile is None:
             return Encoded()
+        if self.capture is not None:
+            return self._encode_capture(self.capture)
         log.info("writing %s", self.folder.video)
         show = _progress_line(self.folder.video.name)
         try:
@@ -230,6 +247,22 @@ class Recording:
         finally:
             if show is not None:
                 sys.stderr.write("\r\033[K")
+
+    def _encode_capture(self, capture: ScreenCapture) -> Encoded:
+        """The video of an attached Fuse, from the bot's own grabs."""
+        log.info("writing %s from the captured picture", self.folder.video)
+        session = self.state.session
+        speed = session.options.speed if session else 100
+        info = capture.render(self.folder.video, speed)
+        self.capture_info = info
+        video = self.folder.video if info["path"] else None
+        return Encoded(
+            video=video,
+            codec=info["codec"],
+            video_frames=info["frames"] or 0,
+            error=info["error"],
+            seconds=info["seconds_to_encode"],
+        )
 
     def _annotated(self, encoded: Encoded) -> dict[str, Any] | None:
         if self.frames_seen is None:

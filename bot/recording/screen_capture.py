@@ -1,11 +1,11 @@
 """A video of the picture the bot captures itself, for a Fuse that records nothing.
 
-``ScreenCapture`` grabs the picture on its own thread (its own X connection) every
-``step`` emulated frames, on a steady wall-clock schedule derived from the measured
-speed, and keeps only the frames that changed (zlib-compressed in a temporary file),
-so that it costs little while the bot plays. ``render`` writes the MP4 afterwards at
-``EMULATED_RATE / step`` frames per second, repeating a frame until the next change,
-so one second of video is one second of emulated time.
+``ScreenCapture`` grabs the picture on its own thread (its own X connection) on a
+steady wall-clock schedule, about every ``step`` emulated frames at the speed known
+when it starts, and keeps only the frames that changed (zlib-compressed in a
+temporary file), so that it costs little while the bot plays. ``render`` writes the
+MP4 afterwards at the rate that makes one second of video one second of emulated
+time at the speed measured meanwhile, repeating a frame until the next change.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import numpy as np
 
 from bot.errors import BotError
 from bot.recording.video import EMULATED_RATE, open_video
+from bot.x11.grab import open_grabber
 
 log = logging.getLogger(__name__)
 
@@ -60,9 +61,10 @@ class ScreenCapture:
         self._thread = threading.Thread(target=self._run, name="screen-capture", daemon=True)
         self._size = 0
 
-    @property
-    def rate(self) -> Fraction:
-        return EMULATED_RATE / self.step
+    def rate(self, speed_percent: float) -> Fraction:
+        """Video frames per second: one grab interval is ``interval_s * speed / 100``
+        emulated seconds."""
+        return Fraction(100 / (self.interval_s * speed_percent)).limit_denominator(100_000)
 
     def start(self) -> ScreenCapture:
         self._thread.start()
@@ -115,13 +117,14 @@ class ScreenCapture:
             data = zlib.decompress(f.read(kept.length))
         return np.frombuffer(data, dtype=np.uint8).reshape(kept.shape)
 
-    def render(self, path: Path) -> dict[str, Any]:
-        """Write the MP4; returns what run.json says about it."""
+    def render(self, path: Path, speed_percent: float) -> dict[str, Any]:
+        """Write the MP4 for emulation at ``speed_percent``; returns what run.json says."""
         self.stop()
         began = time.monotonic()
         frames = self.frames
         info: dict[str, Any] = {
-            "path": None, "frames": None, "codec": None, "rate": float(self.rate),
+            "path": None, "frames": None, "codec": None,
+            "rate": round(float(self.rate(speed_percent)), 3), "speed": speed_percent,
             "captured_s": round((self.stopped or began) - (self.started or began), 3),
             "grabs": self.grabs, "late_slots": self.late, "error": self.error,
         }  # fmt: skip
@@ -137,7 +140,8 @@ class ScreenCapture:
                     image = self.pixels(self.kept[nxt])
                     nxt += 1
                 if writer is None:
-                    writer = open_video(path, (image.shape[1], image.shape[0]), self.rate)
+                    size = (image.shape[1], image.shape[0])
+                    writer = open_video(path, size, self.rate(speed_percent))
                 writer.write(image)
             if writer is not None:
                 writer.close()
@@ -149,3 +153,13 @@ class ScreenCapture:
             self.store.unlink(missing_ok=True)
             info["seconds_to_encode"] = round(time.monotonic() - began, 3)
         return info
+
+
+def grab_opener(display: str, window_id: int) -> Callable[[], tuple[Grab, Callable[[], None]]]:
+    """Opens a grabber of the window on the capture thread's own X connection."""
+
+    def opener() -> tuple[Grab, Callable[[], None]]:
+        grabber = open_grabber(display, window_id)
+        return grabber.grab, grabber.close
+
+    return opener

@@ -99,6 +99,22 @@ def build_summary(
             "error": encoded.error if rec.options.video else "not recorded (--no-video)",
         },
         "annotated": None,
+        "fuse": _fuse(rec),
+    }
+
+
+NO_RZX_ATTACHED = (
+    "attached to a Fuse the bot did not start, which records no input: an exact replay "
+    "needs a run the bot started itself"
+)
+
+
+def _fuse(rec: RunState) -> dict[str, Any]:
+    attached = bool(rec.session and rec.session.attached)
+    return {
+        "attached": attached,
+        "speed_measured": getattr(rec.report, "measured_speed", None),
+        "no_rzx": NO_RZX_ATTACHED if attached else None,
     }
 
 

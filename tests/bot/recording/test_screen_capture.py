@@ -21,16 +21,19 @@ def changing_picture(period_s: float):
     return lambda: (grab, lambda: None)
 
 
-@pytest.mark.parametrize("speed", [100, 200])
-def test_the_video_lasts_the_captured_time_at_the_measured_speed(tmp_path, speed):
-    capture = ScreenCapture(changing_picture(0.1), tmp_path / "frames.tmp", speed).start()
+@pytest.mark.parametrize(("started_at", "measured"), [(100, 100), (200, 200), (100, 200)])
+def test_the_video_lasts_the_captured_time_at_the_measured_speed(tmp_path, started_at, measured):
+    capture = ScreenCapture(changing_picture(0.1), tmp_path / "frames.tmp", started_at).start()
     time.sleep(1.0)
-    info = capture.render(tmp_path / "video.mp4")
+    info = capture.render(tmp_path / "video.mp4", measured)
     assert info["error"] is None and info["path"] == "video.mp4"
-    slots = info["captured_s"] * float(EMULATED_RATE) * speed / 100 / 2
+    slots = info["captured_s"] * float(EMULATED_RATE) * started_at / 100 / 2
     assert info["frames"] == pytest.approx(slots, rel=0.02, abs=2)
     video = probe(tmp_path / "video.mp4")
     assert video["frames"] == info["frames"] and video["codec_name"] == "h264"
+    num, den = (int(x) for x in video["r_frame_rate"].split("/"))
+    emulated_s = info["captured_s"] * measured / 100
+    assert video["frames"] / (num / den) == pytest.approx(emulated_s, rel=0.02, abs=0.1)
     assert (video["width"], video["height"]) == (64, 48)
     assert len(capture.kept) < capture.grabs, "unchanged frames are not kept again"
     assert not (tmp_path / "frames.tmp").exists()
@@ -47,5 +50,5 @@ def test_a_grab_that_fails_ends_the_video_with_what_was_captured(tmp_path):
 
     capture = ScreenCapture(lambda: (grab, lambda: None), tmp_path / "f.tmp", 100).start()
     time.sleep(0.5)
-    info = capture.render(tmp_path / "v.mp4")
+    info = capture.render(tmp_path / "v.mp4", 100)
     assert info["frames"] == 5 and "BadWindow" in info["error"]

@@ -1,0 +1,130 @@
+"""End-to-end: the bot takes over a Fuse that someone else started and played in.
+
+The test starts its own fuse-sdl (as a person would), brings the game to level 1 with
+its own XTest presses and reads the screens with the game's own font (tests/game), then
+runs ``logo-bot walkthrough --attach`` and checks the levels, the run folder with its
+captured video, and that the test's Fuse is still running afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from bot.fuse.emulator import Fuse, FuseConfig
+from bot.profile import load_profile
+from bot.recording.video import probe
+from bot.x11.grab import open_grabber
+from bot.x11.keys import KeyTiming, XTestKeys
+from faults.folder_check import check_folder
+from solvers.levels import load_level_list
+from tests.bot.bot_process import bot_process
+from tests.game.gamefuse import LAYOUT, shows
+
+pytestmark = pytest.mark.fuse
+
+PROFILE = load_profile("practice")
+LEVELS = {lv.number: lv.board for lv in load_level_list(PROFILE.resolve(PROFILE.game["levels"]))}
+
+
+class Person:
+    """Someone at the display with their own Fuse: slow, careful key presses."""
+
+    def __init__(self, display: str, speed: int = 200, scale: int = 1) -> None:
+        snapshot = PROFILE.resolve(PROFILE.game["snapshot"])
+        self.fuse = Fuse.start(FuseConfig(snapshot=snapshot, speed=speed, scale=scale), display)
+        self.scale = scale
+        self.keys = XTestKeys(display, self.fuse.window_id, KeyTiming(120, 120))
+        self.keys.focus()
+        self.grabber = open_grabber(display, self.fuse.window_id)
+
+    def wait_text(self, text, timeout_s: float = 10) -> None:
+        deadline = time.monotonic() + timeout_s
+        while not shows(self.grabber.grab(), text, self.scale):
+            assert time.monotonic() < deadline, f"never saw {text.text!r}"
+            time.sleep(0.01)
+
+    def to_level_1(self) -> None:
+        self.wait_text(LAYOUT.screens["title"][-1])
+        self.keys.press("space")
+        self.wait_text(LAYOUT.screens["menu"][0])
+        self.keys.burst(["2", "5", "enter", "7"])
+        self.keys.type_text("PERSON")
+        self.keys.press("enter")
+        time.sleep(1.0)
+
+    def close(self) -> None:
+        self.grabber.close()
+        self.keys.close()
+        self.fuse.stop()
+
+
+@pytest.fixture
+def person(xserver):
+    someone = Person(xserver.display)
+    yield someone
+    someone.close()
+
+
+def run_attached(xserver, tmp_path, *extra: str) -> tuple[int, str, dict]:
+    args = ["walkthrough", "--attach", "--display", xserver.display, "--video-dir", str(tmp_path)]
+    with bot_process([*args, *extra], watchdog_s=180) as process:
+        _, err = process.communicate(timeout=170)
+    (folder,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    return (
+        process.returncode,
+        err,
+        json.loads((folder / "run.json").read_text()) | {"_folder": str(folder)},
+    )
+
+
+def test_attached_from_level_1_it_finishes_the_levels_and_leaves_fuse_running(
+    xserver, tmp_path, person
+):
+    person.to_level_1()
+    code, err, run = run_attached(xserver, tmp_path, "--levels", "1-3")
+    assert code == 0, err
+    assert [lv["status"] for lv in run["levels"]] == ["done"] * 3
+    for entry in run["levels"]:
+        assert entry["end_board"] == str(LEVELS[entry["level"]]).splitlines()
+    assert person.fuse.alive(), "the person's Fuse is still running"
+    assert run["fuse"]["attached"] and "exact replay" in run["fuse"]["no_rzx"]
+    assert run["fuse"]["speed_measured"] == pytest.approx(200, rel=0.05)
+    assert run["segments"][0]["rzx"] is None
+    video = probe(tmp_path / run["_folder"] / "video.mp4")
+    captured = run["video"]["captured"]
+    emulated_s = captured["captured_s"] * run["fuse"]["speed_measured"] / 100
+    num, den = (int(x) for x in video["r_frame_rate"].split("/"))
+    assert video["frames"] / (num / den) == pytest.approx(emulated_s, rel=0.02)
+
+
+def test_attached_from_the_menu_it_enters_the_game(xserver, tmp_path, person):
+    person.wait_text(LAYOUT.screens["title"][-1])
+    person.keys.press("space")
+    person.wait_text(LAYOUT.screens["menu"][0])
+    code, err, run = run_attached(xserver, tmp_path, "--levels", "1")
+    assert code == 0, err
+    assert run["levels"][0]["status"] == "done" and person.fuse.alive()
+
+
+def test_a_fuse_closed_while_attached_is_a_clear_error_and_a_complete_folder(
+    xserver, tmp_path, person
+):
+    person.to_level_1()
+    args = ["walkthrough", "--attach", "--display", xserver.display, "--video-dir", str(tmp_path)]
+    with bot_process([*args, "--levels", "1-20"], watchdog_s=120) as process:
+        deadline = time.monotonic() + 60
+        while not list(tmp_path.glob("*/levels/002/start.png")):
+            assert process.poll() is None, process.stderr.read()
+            assert time.monotonic() < deadline, "the bot never reached level 2"
+            time.sleep(0.05)
+        person.fuse.stop()  # the person closes their Fuse
+        _, err = process.communicate(timeout=60)
+    assert process.returncode == 5, err
+    assert "has been closed" in err and "never starts a Fuse" in err and "Traceback" not in err
+    (folder,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    check = check_folder(folder, status="failed")
+    assert check.ok, check.problems
+    assert not [e for e in check.events if e["event"] == "fuse_started"], "no Fuse of its own"
