@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from bot.commands.common import add_output_options, setup_logging
-from bot.errors import BotError, UsageError, exit_codes_help
+from bot.errors import BotError, InputError, UsageError, exit_codes_help
 from bot.fuse.session import Segment
 from bot.profile import load_profile
+from bot.recording import video_replay
 from bot.recording.encode import encode
 from bot.recording.events import read_events
 from bot.recording.folder import RunFolder, default_root, find_run
@@ -97,9 +98,36 @@ def main(argv: list[str] | None = None) -> int:
     if not 10 <= speed <= 20000:
         raise UsageError(f"--speed {speed}: choose 10..20000 percent")
     want_video = args.video is not None or headless
+    if (run.get("fuse") or {}).get("attached"):
+        return replay_video(folder, run, args, headless)
     if args.level is not None:
         return replay_level(folder, run, args, headless, speed, want_video)
     return replay_run(folder, run, args, headless, speed, want_video)
+
+
+def replay_video(folder: RunFolder, run: dict[str, Any], args, headless: bool) -> int:
+    """An attached run: its video, or a level of it, played or cut."""
+    print(f"logo-bot replay: {folder.name}: {video_replay.EXACT}", file=sys.stderr, flush=True)
+    video = folder.path / "video.mp4"
+    if not video.is_file():
+        raise InputError(f"{folder.name} has no video.mp4 to play", hint="it ran with --no-video")
+    start, end = 0.0, None
+    out = _video_path(args.video, folder.path / "replay.mp4") if args.video is not None else None
+    if args.level is not None:
+        start, end = video_replay.level_stretch(run, args.level)
+        level_dir = folder.level_dir(args.level)
+        level_dir.mkdir(parents=True, exist_ok=True)
+        if out is not None or headless:
+            out = _video_path(args.video or "", level_dir / "replay.mp4")
+    if out is not None:
+        video_replay.cut(video, out, start, end)
+        print(f"video: {out}")
+    if not headless:
+        display = args.display or os.environ["DISPLAY"]
+        video_replay.show(video, display, start, end)
+    elif out is None:
+        print(f"video: {video}")
+    return 0
 
 
 def _rom(run: dict[str, Any]) -> Path | None:

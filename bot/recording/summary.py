@@ -18,6 +18,9 @@ from bot.recording.events import jsonable
 from bot.recording.run_state import RunState
 from bot.recording.rzx import frame_count
 from bot.recording.scan import LevelSpan
+from bot.recording.video import EMULATED_RATE
+
+FPS = float(EMULATED_RATE)
 
 
 def iso(t: float) -> str:
@@ -141,7 +144,7 @@ def _levels(rec: RunState, spans: list[LevelSpan]) -> list[dict[str, Any]]:
                 target=jsonable(r.target),
                 end_board=jsonable(r.end_board),
             )
-        entry.update(_frames_of(rec, number, spans))
+        entry.update(_frames_of(rec, number, spans) or _video_times(rec, number))
         out.append(entry)
     if rec.level_starts:
         last = rec.level_starts[-1].level
@@ -152,6 +155,22 @@ def _levels(rec: RunState, spans: list[LevelSpan]) -> list[dict[str, Any]]:
             entry.update(_frames_of(rec, last, spans))
             out.append(entry)
     return out
+
+
+def _video_times(rec: RunState, level: int) -> dict[str, Any]:
+    """An attached run's level in its captured video (one video second per emulated
+    second): from the last time it was shown to the next level shown after it."""
+    if not (rec.session and rec.session.attached):
+        return {}
+    starts = rec.level_starts
+    for i in range(len(starts) - 1, -1, -1):
+        if starts[i].level == level and starts[i].frame is not None:
+            nxt = starts[i + 1].frame if i + 1 < len(starts) else None
+            return {
+                "video_start_s": round(starts[i].frame / FPS, 2),
+                "video_end_s": round(nxt / FPS, 2) if nxt is not None else None,
+            }
+    return {}
 
 
 def _frames_of(rec: RunState, level: int, spans: list[LevelSpan]) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 import pytest
 
@@ -98,6 +99,19 @@ def test_attached_from_level_1_it_finishes_the_levels_and_leaves_fuse_running(
     emulated_s = captured["captured_s"] * run["fuse"]["speed_measured"] / 100
     num, den = (int(x) for x in video["r_frame_rate"].split("/"))
     assert video["frames"] / (num / den) == pytest.approx(emulated_s, rel=0.02)
+    # replay: no RZX, so the video of a level, and a word on why
+    level_2 = run["levels"][1]
+    assert 0 <= level_2["video_start_s"] < level_2["video_end_s"]
+    folder = run["_folder"]
+    argv = ["replay", folder, "--level", "2", "--headless"]
+    with bot_process(argv, watchdog_s=60) as process:
+        _, err = process.communicate(timeout=50)
+    assert process.returncode == 0, err
+    assert "an exact replay needs a run the bot started itself" in err
+    cut = probe(Path(folder) / "levels" / "002" / "replay.mp4")
+    num, den = (int(x) for x in cut["r_frame_rate"].split("/"))
+    length = level_2["video_end_s"] - level_2["video_start_s"]
+    assert cut["frames"] / (num / den) == pytest.approx(length, abs=0.2)
 
 
 def test_attached_from_the_menu_it_enters_the_game(xserver, tmp_path, person):
