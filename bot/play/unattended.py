@@ -123,6 +123,13 @@ class Walkthrough:
         """Type the start sequence with the best code known for ``level``; returns the
         level the game starts at."""
         start, code = entry_for(level, self.codes)
+        if self.session.attached and self.game_seen and code is None and level > 1:
+            raise GaveUp(
+                f"the game went back to its start and no code is known to re-enter at "
+                f"level {level}: the bot would have to play levels 1-{level - 1} again",
+                hint=f"give the code with --set codes.{level}=WORD (or the code of an "
+                f"earlier level), or attach with --levels 1-{self.last}",
+            )
         steps = expand_steps(
             self.profile.start.sequence, {"code": self.profile.start.code}, self.name, code, start
         )

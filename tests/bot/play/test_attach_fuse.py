@@ -16,6 +16,7 @@ import pytest
 
 from bot.fuse.emulator import Fuse, FuseConfig
 from bot.profile import load_profile
+from bot.recording.events import read_events
 from bot.recording.video import probe
 from bot.x11.grab import open_grabber
 from bot.x11.keys import KeyTiming, XTestKeys
@@ -65,6 +66,14 @@ class Person:
 @pytest.fixture
 def person(xserver):
     someone = Person(xserver.display)
+    yield someone
+    someone.close()
+
+
+@pytest.fixture
+def hasty_person(xserver):
+    """A person whose Fuse runs at 400 %, so that the level's time runs out soon."""
+    someone = Person(xserver.display, speed=400)
     yield someone
     someone.close()
 
@@ -142,3 +151,15 @@ def test_a_fuse_closed_while_attached_is_a_clear_error_and_a_complete_folder(
     check = check_folder(folder, status="failed")
     assert check.ok, check.problems
     assert not [e for e in check.events if e["event"] == "fuse_started"], "no Fuse of its own"
+
+
+def test_attached_at_time_up_it_goes_back_in_and_plays(xserver, tmp_path, hasty_person):
+    hasty_person.to_level_1()
+    hasty_person.wait_text(LAYOUT.messages["time_up"], timeout_s=60)
+    code, err, run = run_attached(xserver, tmp_path, "--levels", "1-2")
+    assert code == 0, err
+    assert [lv["status"] for lv in run["levels"]] == ["done", "done"]
+    assert run["fuse"]["speed_measured"] == pytest.approx(400, rel=0.05)
+    events = read_events(Path(run["_folder"]) / "events.jsonl")
+    seen = [e["screen"] for e in events if e["event"] == "take_over"]
+    assert seen and seen[0] in ("time_up", "game_over", "title"), seen
