@@ -155,6 +155,8 @@ class Recording:
             target = data.get("target")
             self.state.current_target = "\n".join(target) if isinstance(target, list) else target
             self.state.current_cursor = tuple(data["cursor"]) if data.get("cursor") else None
+        if name == "speed_measured" and self.capture is not None:
+            self.capture.retime(data["percent"])
         if name == "plan" and self.frames_seen is not None:
             self.frames_seen.plan = tuple(tuple(cell) for cell in data.get("plan", ()))
         self.events.write(name, frame, segment, **data)
@@ -188,6 +190,9 @@ class Recording:
         small and lossless: replays are compared with it frame by frame)."""
         status, error = self._status(exc)
         self.state.ended = time.time()  # the end of play; writing the video comes after
+        session = self.state.session
+        if session is not None and session.attached:
+            self.state.session_options = session.options  # scale and speed as found
         self.event("run_end", status=status, error=error)
         content = build_summary(self.state, status, error, Encoded())
         self._write_json(content)

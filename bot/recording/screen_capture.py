@@ -1,11 +1,13 @@
 """A video of the picture the bot captures itself, for a Fuse that records nothing.
 
-``ScreenCapture`` grabs the picture on its own thread (its own X connection) on a
-steady wall-clock schedule, about every ``step`` emulated frames at the speed known
-when it starts, and keeps only the frames that changed (zlib-compressed in a
-temporary file), so that it costs little while the bot plays. ``render`` writes the
-MP4 afterwards at the rate that makes one second of video one second of emulated
-time at the speed measured meanwhile, repeating a frame until the next change.
+``ScreenCapture`` grabs the picture on its own thread (its own X connection) every
+``step`` emulated frames at the speed it is told (``retime`` once the speed has been
+measured), and keeps only the frames that changed, with the wall time they were
+grabbed (zlib-compressed in a temporary file), so that it costs little while the bot
+plays. ``render`` writes the MP4 afterwards at ``EMULATED_RATE / step`` frames per
+second: frame i shows the picture grabbed last before ``i / rate`` emulated seconds,
+which at the measured speed is a wall time, so one video second is one emulated
+second.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ Grab = Callable[[], np.ndarray]
 
 @dataclass(frozen=True)
 class Kept:
-    index: int  # the video frame it starts at
+    at: float  # wall seconds from the start of the capture
     offset: int
     length: int
     shape: tuple[int, ...]
@@ -49,10 +51,9 @@ class ScreenCapture:
         self.open_grab = open_grab  # called on the capture thread: (grab, close)
         self.store = store
         self.step = step
-        self.interval_s = step / (float(EMULATED_RATE) * speed_percent / 100)
+        self.interval_s = self.interval_for(speed_percent)
         self.kept: list[Kept] = []
         self.grabs = 0
-        self.frames = 0  # video frames (slots) from start to stop
         self.late = 0  # grabs that came after their slot had passed (skipped slots)
         self.error: str | None = None
         self.started: float | None = None
@@ -61,10 +62,18 @@ class ScreenCapture:
         self._thread = threading.Thread(target=self._run, name="screen-capture", daemon=True)
         self._size = 0
 
-    def rate(self, speed_percent: float) -> Fraction:
-        """Video frames per second: one grab interval is ``interval_s * speed / 100``
-        emulated seconds."""
-        return Fraction(100 / (self.interval_s * speed_percent)).limit_denominator(100_000)
+    @property
+    def rate(self) -> Fraction:
+        """Video frames per (emulated) second."""
+        return EMULATED_RATE / self.step
+
+    def interval_for(self, speed_percent: float) -> float:
+        """Wall seconds between grabs: ``step`` emulated frames at that speed."""
+        return self.step / (float(EMULATED_RATE) * speed_percent / 100)
+
+    def retime(self, speed_percent: float) -> None:
+        """The speed has been measured: grab every ``step`` frames at it from now on."""
+        self.interval_s = self.interval_for(speed_percent)
 
     def start(self) -> ScreenCapture:
         self._thread.start()
@@ -84,10 +93,8 @@ class ScreenCapture:
         last: np.ndarray | None = None
         try:
             with open(self.store, "wb") as out:
-                self.started = time.monotonic()
-                index = 0
+                self.started = due = time.monotonic()
                 while not self._stop.is_set():
-                    due = self.started + index * self.interval_s
                     wait = due - time.monotonic()
                     if wait > 0 and self._stop.wait(wait):
                         break
@@ -96,18 +103,19 @@ class ScreenCapture:
                     except Exception as exc:  # Fuse closed: the video ends here
                         self.error = f"capture stopped: {exc}"
                         break
+                    at = time.monotonic() - self.started
                     self.grabs += 1
                     if last is None or not np.array_equal(frame, last):
                         data = zlib.compress(np.ascontiguousarray(frame).tobytes(), 1)
                         out.write(data)
-                        self.kept.append(Kept(index, self._size, len(data), frame.shape))
+                        self.kept.append(Kept(at, self._size, len(data), frame.shape))
                         self._size += len(data)
                         last = frame
-                    now_index = int((time.monotonic() - self.started) / self.interval_s) + 1
-                    self.late += max(0, now_index - index - 1)
-                    index = max(index + 1, now_index)
+                    due += self.interval_s
+                    if due < time.monotonic():  # fell behind: skip to now
+                        self.late += 1
+                        due = time.monotonic()
                 self.stopped = time.monotonic()
-                self.frames = index
         finally:
             close()
 
@@ -121,11 +129,13 @@ class ScreenCapture:
         """Write the MP4 for emulation at ``speed_percent``; returns what run.json says."""
         self.stop()
         began = time.monotonic()
-        frames = self.frames
+        captured_s = (self.stopped or began) - (self.started or began)
+        frames = int(captured_s * speed_percent / 100 * float(self.rate))
+        wall_per_frame = 100 / (speed_percent * float(self.rate))
         info: dict[str, Any] = {
             "path": None, "frames": None, "codec": None,
-            "rate": round(float(self.rate(speed_percent)), 3), "speed": speed_percent,
-            "captured_s": round((self.stopped or began) - (self.started or began), 3),
+            "rate": round(float(self.rate), 3), "speed": speed_percent,
+            "captured_s": round(captured_s, 3),
             "grabs": self.grabs, "late_slots": self.late, "error": self.error,
         }  # fmt: skip
         try:
@@ -136,12 +146,12 @@ class ScreenCapture:
             nxt = 0
             image = self.pixels(self.kept[0])
             for index in range(frames):
-                while nxt < len(self.kept) and self.kept[nxt].index <= index:
+                while nxt < len(self.kept) and self.kept[nxt].at <= index * wall_per_frame:
                     image = self.pixels(self.kept[nxt])
                     nxt += 1
                 if writer is None:
                     size = (image.shape[1], image.shape[0])
-                    writer = open_video(path, size, self.rate(speed_percent))
+                    writer = open_video(path, size, self.rate)
                 writer.write(image)
             if writer is not None:
                 writer.close()

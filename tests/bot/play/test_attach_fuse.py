@@ -163,3 +163,17 @@ def test_attached_at_time_up_it_goes_back_in_and_plays(xserver, tmp_path, hasty_
     events = read_events(Path(run["_folder"]) / "events.jsonl")
     seen = [e["screen"] for e in events if e["event"] == "take_over"]
     assert seen and seen[0] in ("time_up", "game_over", "title"), seen
+
+
+def test_attached_to_fuse_sdl_at_3x(xserver, tmp_path):
+    person = Person(xserver.display, scale=3)
+    try:
+        person.to_level_1()
+        code, err, run = run_attached(xserver, tmp_path, "--levels", "1-2")
+        assert code == 0, err
+        assert [lv["status"] for lv in run["levels"]] == ["done", "done"]
+        assert run["session"]["scale"] == 3 and person.fuse.alive()
+        video = probe(Path(run["_folder"]) / "video.mp4")
+        assert (video["width"], video["height"]) == (960, 720), "at the picture's own scale"
+    finally:
+        person.close()

@@ -24,19 +24,41 @@ def changing_picture(period_s: float):
 @pytest.mark.parametrize(("started_at", "measured"), [(100, 100), (200, 200), (100, 200)])
 def test_the_video_lasts_the_captured_time_at_the_measured_speed(tmp_path, started_at, measured):
     capture = ScreenCapture(changing_picture(0.1), tmp_path / "frames.tmp", started_at).start()
-    time.sleep(1.0)
+    time.sleep(0.3)
+    capture.retime(measured)  # the speed has been measured meanwhile
+    time.sleep(0.7)
     info = capture.render(tmp_path / "video.mp4", measured)
     assert info["error"] is None and info["path"] == "video.mp4"
-    slots = info["captured_s"] * float(EMULATED_RATE) * started_at / 100 / 2
-    assert info["frames"] == pytest.approx(slots, rel=0.02, abs=2)
+    emulated_s = info["captured_s"] * measured / 100
+    assert info["frames"] == pytest.approx(emulated_s * float(EMULATED_RATE) / 2, rel=0.02, abs=2)
     video = probe(tmp_path / "video.mp4")
     assert video["frames"] == info["frames"] and video["codec_name"] == "h264"
     num, den = (int(x) for x in video["r_frame_rate"].split("/"))
-    emulated_s = info["captured_s"] * measured / 100
+    assert num / den == pytest.approx(float(EMULATED_RATE) / 2)
     assert video["frames"] / (num / den) == pytest.approx(emulated_s, rel=0.02, abs=0.1)
     assert (video["width"], video["height"]) == (64, 48)
     assert len(capture.kept) < capture.grabs, "unchanged frames are not kept again"
     assert not (tmp_path / "frames.tmp").exists()
+
+
+def test_each_video_frame_shows_the_picture_of_its_moment(tmp_path):
+    """A picture that changes every 0.1 s wall at 200 %: every 0.2 emulated seconds,
+    so about 5 video frames (at 25.04 per second) each."""
+    capture = ScreenCapture(changing_picture(0.1), tmp_path / "f.tmp", 200).start()
+    time.sleep(0.8)
+    capture.stop()
+    shades = []
+    original = capture.pixels
+
+    def spy(kept):
+        shades.append(int(original(kept)[0, 0, 0]))
+        return original(kept)
+
+    capture.pixels = spy
+    info = capture.render(tmp_path / "v.mp4", 200)
+    assert info["error"] is None
+    shown = shades[1:]  # the first picture is read once more to size the video
+    assert len(shown) == len(set(shown)) >= 6, f"each picture in its turn, once: {shades}"
 
 
 def test_a_grab_that_fails_ends_the_video_with_what_was_captured(tmp_path):
