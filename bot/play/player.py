@@ -17,7 +17,8 @@ from bot.play.env import EnvWrapper, Expectation, LogoEnv, Observation, StepResu
 from bot.profile import Keys, Profile
 from solvers.board import Board, Cell, act
 from solvers.cursor import alternating, moves
-from solvers.order import fewest_presses
+from solvers.order import Ordering, fewest_presses
+from solvers.partial import finish
 from solvers.planner import solve
 
 
@@ -166,20 +167,21 @@ class Player:
         cursor = first.cursor
         self.env.note("target", target=str(target), cursor=cursor)
         board = first.board
-        if board.stone_count:
-            raise LevelFailed(f"the level did not start with an empty board:\n{board}", first)
         planning = time.monotonic()
-        ordering = fewest_presses(target, start=cursor, wrap=self.keys.wrap)
-        plan = tuple(ordering.plan)
-        report = LevelReport(target, plan, ordering.presses, ordering.lower_bound, ordering.optimal)
-        report.plan_seconds = time.monotonic() - planning
-        self.env.note(
-            "plan",
-            plan=plan,
-            presses=ordering.presses,
-            lower_bound=ordering.lower_bound,
-            optimal=ordering.optimal,
+        if board.stone_count:  # a level someone else began: finish it from its board
+            board, cursor, ordering, taken = self.pick_up(target, board, cursor)
+        else:
+            ordering, taken = fewest_presses(target, start=cursor, wrap=self.keys.wrap), 0
+        plan = tuple(ordering.plan) if ordering else ()
+        presses, bound, optimal = (
+            (ordering.presses, ordering.lower_bound, ordering.optimal) if ordering else (0, 0, True)
         )
+        report = LevelReport(target, plan, presses, bound, optimal)
+        report.keys_sent += taken
+        if taken:
+            report.corrections["taken_back"] += taken
+        report.plan_seconds = time.monotonic() - planning
+        self.env.note("plan", plan=plan, presses=presses, lower_bound=bound, optimal=optimal)
         states = [board]
         for cell in plan:
             states.append(act(states[-1], cell))
@@ -222,6 +224,30 @@ class Player:
         if report.end_board is None:
             report.end_board = states[-1]
         return report
+
+    def pick_up(
+        self, target: Board, board: Board, cursor: Cell
+    ) -> tuple[Board, Cell, Ordering | None, int]:
+        """A level with stones on it: the plan from its board; when the target cannot be
+        reached from there, RESET takes stones back (the game's last first) until it can.
+        Returns the board, the cursor, the ordering (None: nothing left to place) and how
+        many stones were taken back."""
+        taken = 0
+        while True:
+            result = finish(target, board, cursor, self.keys.wrap)
+            self.env.note(
+                "pick_up", board=str(board), reachable=result.reachable, reason=result.reason
+            )
+            if result.reachable:
+                return board, cursor, result.ordering, taken
+            if not board.stone_count:
+                raise LevelFailed(f"the target cannot be built: {result.reason}")
+            if taken > target.rows * target.cols:
+                raise LevelFailed("RESET does not take the stones back")
+            step = self.step([self.keys.reset], lambda o, b=board: o.board != b, self.settle + 4)
+            taken += 1
+            board = step.obs.board if step.met else self.read("board")
+            cursor = self.read("cursor")
 
     def resync(self, states: list[Board], seen: Board, report: LevelReport) -> tuple[int, Cell]:
         """Press RESET until the board is one of the plan's states; returns its index."""

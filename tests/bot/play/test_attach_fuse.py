@@ -57,6 +57,17 @@ class Person:
         self.keys.press("enter")
         time.sleep(1.0)
 
+    def place(self, *cells: tuple[int, int], then: tuple[int, int]) -> None:
+        """From the cursor at 1 1: a stone on each cell in turn, then the cursor to ``then``
+        (slowly, one key at a time, as a person plays)."""
+        at = (1, 1)
+        for cell, act in [*((c, True) for c in cells), (then, False)]:
+            rows, cols = cell[0] - at[0], cell[1] - at[1]
+            keys = ["a" if rows > 0 else "q"] * abs(rows) + ["p" if cols > 0 else "o"] * abs(cols)
+            self.keys.burst([*keys, *(["space"] if act else [])])
+            at = cell
+        time.sleep(0.3)
+
     def close(self) -> None:
         self.grabber.close()
         self.keys.close()
@@ -177,3 +188,20 @@ def test_attached_to_fuse_sdl_at_3x(xserver, tmp_path):
         assert (video["width"], video["height"]) == (960, 720), "at the picture's own scale"
     finally:
         person.close()
+
+
+def test_attached_mid_level_with_a_wrong_stone_it_takes_it_back_and_finishes(
+    xserver, tmp_path, person
+):
+    person.to_level_1()
+    person.place((4, 5), (1, 1), then=(6, 10))  # one stone of a plan, one wrong stone
+    code, err, run = run_attached(xserver, tmp_path, "--levels", "1-3")
+    assert code == 0, err
+    assert [lv["status"] for lv in run["levels"]] == ["done"] * 3
+    for entry in run["levels"]:
+        assert entry["end_board"] == str(LEVELS[entry["level"]]).splitlines()
+    assert run["levels"][0]["corrections"] == {"taken_back": 1}, "one RESET, for the wrong stone"
+    events = read_events(Path(run["_folder"]) / "events.jsonl")
+    picked = [e for e in events if e["event"] == "pick_up"]
+    assert [e["reachable"] for e in picked] == [False, True]
+    assert person.fuse.alive()
