@@ -21,9 +21,11 @@ from bot.recording.video import probe
 from bot.x11.grab import open_grabber
 from bot.x11.keys import KeyTiming, XTestKeys
 from faults.folder_check import check_folder
+from solvers.cursor import keys_for
 from solvers.levels import load_level_list
+from solvers.order import fewest_presses
 from tests.bot.bot_process import bot_process
-from tests.game.gamefuse import LAYOUT, shows
+from tests.game.gamefuse import LAYOUT, field, shows
 
 pytestmark = pytest.mark.fuse
 
@@ -48,6 +50,12 @@ class Person:
             assert time.monotonic() < deadline, f"never saw {text.text!r}"
             time.sleep(0.01)
 
+    def wait_field(self, name: str, value: str, timeout_s: float = 20) -> None:
+        deadline = time.monotonic() + timeout_s
+        while field(self.grabber.grab(), name, self.scale) != value:
+            assert time.monotonic() < deadline, f"the {name} never showed {value}"
+            time.sleep(0.01)
+
     def to_level_1(self) -> None:
         self.wait_text(LAYOUT.screens["title"][-1])
         self.keys.press("space")
@@ -67,6 +75,17 @@ class Person:
             self.keys.burst([*keys, *(["space"] if act else [])])
             at = cell
         time.sleep(0.3)
+
+    def play_levels(self, count: int) -> None:
+        """Play the first ``count`` levels by their plans (quick, sure presses at 200 %)."""
+        self.keys.timing = KeyTiming(40, 40)
+        for number in range(1, count + 1):
+            self.wait_field("level", f"{number:03d}")
+            time.sleep(0.2)  # the level is drawn
+            plan = fewest_presses(LEVELS[number], start=(1, 1)).plan
+            text = keys_for(plan)
+            self.keys.burst(["space" if ch == " " else ch for ch in text])
+        self.keys.timing = KeyTiming(120, 120)
 
     def close(self) -> None:
         self.grabber.close()
@@ -205,3 +224,16 @@ def test_attached_mid_level_with_a_wrong_stone_it_takes_it_back_and_finishes(
     picked = [e for e in events if e["event"] == "pick_up"]
     assert [e["reachable"] for e in picked] == [False, True]
     assert person.fuse.alive()
+
+
+def test_attached_at_a_code_screen_it_learns_the_code_and_plays_on(xserver, tmp_path, person):
+    person.to_level_1()
+    person.play_levels(5)
+    (title,) = [t for t in LAYOUT.screens["code"] if t.text.startswith("THE CODE")]
+    person.wait_text(title, timeout_s=30)
+    code, err, run = run_attached(xserver, tmp_path, "--levels", "6-7")
+    assert code == 0, err
+    assert [(lv["level"], lv["status"]) for lv in run["levels"]] == [(6, "done"), (7, "done")]
+    events = read_events(Path(run["_folder"]) / "events.jsonl")
+    assert next(e["screen"] for e in events if e["event"] == "take_over") == "code"
+    assert any(e["event"] == "code_seen" and e["level"] == 6 for e in events)
