@@ -55,6 +55,14 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
         "--scale", type=int, choices=(1, 2, 3), default=1, help="Fuse graphics filter (1x-3x)"
     )
     group.add_argument(
+        "--fuse",
+        dest="fuse_build",
+        choices=("sdl", "gtk"),
+        default="sdl",
+        help="which Fuse build the bot starts: sdl (fuse-sdl, the default) or gtk (fuse-gtk, "
+        "with a menu bar and a status bar; the bot finds the picture between them)",
+    )
+    group.add_argument(
         "--speed",
         type=int,
         default=100,
@@ -201,6 +209,7 @@ def session_options(args: argparse.Namespace, **extra: object) -> SessionOptions
         key_backend=args.key_backend,
         take_focus=args.take_focus,
         focus_grace_s=max(0.0, getattr(args, "focus_grace", 1.0)),
+        fuse_build=getattr(args, "fuse_build", "sdl"),
         **extra,  # type: ignore[arg-type]
     )
 
