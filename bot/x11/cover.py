@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from Xlib import X
 from Xlib.error import CatchError, XError
+from Xlib.protocol import event
 
 from bot.x11.display import open_display
 from bot.x11.window import Region, covering, top_level
@@ -26,10 +27,13 @@ class CoverWatch:
         self.every_s = every_s
         self._checked = 0.0
         self._over: list[Region] = []
+        self._raised = -1e9
+        self.raise_every_s = 0.5
 
-    def over(self) -> list[Region]:
-        """The windows over the picture now (empty when it is uncovered)."""
-        if time.monotonic() - self._checked >= self.every_s:
+    def over(self, fresh: bool = False) -> list[Region]:
+        """The windows over the picture now (empty when it is uncovered); ``fresh`` asks
+        the X server again whatever the last answer's age (before a key press)."""
+        if fresh or time.monotonic() - self._checked >= self.every_s:
             try:
                 self._over = covering(self._dpy, self._window, self.area())
             except XError:
@@ -37,16 +41,30 @@ class CoverWatch:
             self._checked = time.monotonic()
         return self._over
 
-    def covered(self) -> bool:
-        return bool(self.over())
+    def covered(self, fresh: bool = False) -> bool:
+        return bool(self.over(fresh))
 
     def raise_fuse(self) -> None:
-        """Put Fuse's top-level window on top of the stack (its frame under a window manager,
-        which then restacks the client with it)."""
+        """Put Fuse on top: ask the window manager to activate it (_NET_ACTIVE_WINDOW, as a
+        taskbar does), and restack its top-level window where there is no window manager.
+        Windows that no window manager manages (override-redirect notifications, menus)
+        may stay on top: then the bot waits until they go. Asked at most every
+        ``raise_every_s`` seconds."""
+        if time.monotonic() - self._raised < self.raise_every_s:
+            return
+        self._raised = time.monotonic()
         catch = CatchError()
         try:
+            root = self._dpy.screen().root
+            active = self._dpy.intern_atom("_NET_ACTIVE_WINDOW")
+            message = event.ClientMessage(
+                window=self._window,
+                client_type=active,
+                data=(32, [2, X.CurrentTime, 0, 0, 0]),  # 2: from a pager, not an app
+            )
+            mask = X.SubstructureRedirectMask | X.SubstructureNotifyMask
+            root.send_event(message, event_mask=mask, onerror=catch)
             top_level(self._dpy, self._window).configure(stack_mode=X.Above, onerror=catch)
-            self._window.configure(stack_mode=X.Above, onerror=catch)
             self._dpy.sync()
         except XError:
             pass

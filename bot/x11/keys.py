@@ -347,11 +347,11 @@ class XTestKeys(KeyDriver):
             return focus_within(self._dpy, self.window_id)
 
     def covered(self) -> bool:
-        """Another window is over Fuse's picture (no key is pressed meanwhile)."""
+        """Another window is over Fuse's picture now (no key is pressed meanwhile)."""
         if self.cover is None:
             return False
         with critical():
-            return self.cover.covered()
+            return self.cover.covered(fresh=True)
 
     def raise_window(self) -> None:
         """Put Fuse on top of the windows that cover it."""
