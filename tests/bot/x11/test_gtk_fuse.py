@@ -166,3 +166,28 @@ def test_keys_go_to_fuse_gtk_when_the_window_manager_focused_its_inner_window(op
                 time.sleep(0.02)
         finally:
             keys.close()
+
+
+def test_a_window_moved_during_a_level_is_followed(openbox):
+    """The person drags fuse-gtk elsewhere in the middle of level 1: the grabber follows it
+    and the level is finished."""
+    with Session.open(PROFILE, gtk_options(openbox, scale=1)) as session:
+        env = LogoEnv(session)
+        walk = Walkthrough(session, env, PROFILE, 1, 1)
+        walk.enter(1)
+        obs = walk.player.wait_level()
+        before = session.grabber.region
+        dpy = open_display(openbox.display)
+        window = dpy.create_resource_object("window", session.fuse.window_id)
+        window.configure(x=before.left // 3, y=before.top // 3)  # the WM moves its frame
+        dpy.sync()
+        deadline = time.monotonic() + 10
+        while session.grabber.region == before:
+            assert time.monotonic() < deadline, "the grabber never saw the move"
+            session.frame()
+            time.sleep(0.02)
+        dpy.close()
+        assert session.grabber.region.left < before.left
+        assert env.observe().target == LEVELS[1]
+        result = walk.player.play_level(obs)
+        assert result.end_board == LEVELS[1]
