@@ -59,7 +59,7 @@ def show_json(capsys, *argv: str) -> tuple[int, dict | str]:
 
 
 @pytest.mark.parametrize("scale", [1, 2, 3])
-def test_show_reads_a_level_from_a_fuse_gtk_window(openbox, capsys, scale):
+def test_show_and_calibrate_read_a_level_from_a_fuse_gtk_window(openbox, capsys, tmp_path, scale):
     with Session.open(PROFILE, gtk_options(openbox, scale=scale)) as session:
         walk = Walkthrough(session, LogoEnv(session), PROFILE, 1, 1)
         walk.enter(1)
@@ -67,6 +67,11 @@ def test_show_reads_a_level_from_a_fuse_gtk_window(openbox, capsys, scale):
         size = session.grabber.region
         assert (size.width, size.height) == (320 * scale, 240 * scale + 25 + 27), size
         code, info = show_json(capsys, "--display", openbox.display)
+        out = tmp_path / "check.png"
+        calibrated = main(["calibrate", "--display", openbox.display, "--out", str(out)])
+        printed = capsys.readouterr().out
+    assert calibrated == 0 and "profile OK" in printed and out.is_file(), printed
+    assert f"found the game at {scale}x, window origin (0, 0)" in printed, printed
     assert code == 0, info
     assert info["scale"] == scale and info["level_shown"]
     assert info["target"] == str(LEVELS[1]).splitlines()
