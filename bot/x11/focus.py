@@ -33,9 +33,16 @@ class FocusTarget(Protocol):
 
 
 def _covered(target: FocusTarget) -> bool:
-    """Whether another window is over the picture (targets that cannot tell: never)."""
+    """Whether another window is over the picture (a target may also have ``covered()``
+    and ``raise_window()``; one without them is never covered)."""
     check = getattr(target, "covered", None)
     return bool(check()) if check else False
+
+
+def _raise(target: FocusTarget) -> None:
+    lift = getattr(target, "raise_window", None)
+    if lift:
+        lift()
 
 
 @dataclass
@@ -75,7 +82,7 @@ class FocusPolicy:
                 return waited
             if self.take_back and waited >= self.grace_s:
                 if covered:
-                    target.raise_window()  # type: ignore[attr-defined]
+                    _raise(target)
                 if not target.focused():
                     target.focus()
                 if not _covered(target) and target.focused():
