@@ -59,5 +59,7 @@ def picture_box(width: int, height: int, pixels: np.ndarray | None = None) -> tu
                 continue
             if top > 0 and _border_row(pixels[top - 1, :w]):
                 continue  # the border starts higher up
+            if top + h < height and _border_row(pixels[top + h, :w]):
+                continue  # it goes on lower down (a window not yet drawn is all one colour)
             return Box(0, top, w, h), True
     return Box(0, candidates[0], w, h), False
