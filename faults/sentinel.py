@@ -25,7 +25,7 @@ import sys
 import time
 from pathlib import Path
 
-from Xlib import XK, X
+from Xlib import XK, X, Xutil
 from Xlib.error import CatchError, XError
 
 from bot.errors import BotError
@@ -33,12 +33,12 @@ from bot.x11.display import open_display
 
 
 class SentinelWindow:
-    def __init__(self, display: str, log: Path) -> None:
+    def __init__(self, display: str, log: Path, at: tuple[int, int] = (400, 400)) -> None:
         self.dpy = open_display(display)
         screen = self.dpy.screen()
         self.window = screen.root.create_window(
-            400,
-            400,
+            at[0],
+            at[1],
             100,
             100,
             0,
@@ -48,6 +48,8 @@ class SentinelWindow:
         )
         self.window.set_wm_name("logo-bot sentinel")
         self.window.set_wm_class("logo-bot-sentinel", "Sentinel")
+        # a window manager keeps a position the program asks for (off Fuse, not over it)
+        self.window.set_wm_normal_hints(flags=Xutil.USPosition, x=at[0], y=at[1])
         self.window.map()
         self.dpy.sync()
         self.log = log.open("a", encoding="utf-8")
@@ -159,11 +161,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--steal-every", type=float, default=0.0, metavar="S", help="mean seconds")
     p.add_argument("--hold", type=float, default=0.0, metavar="S", help="then give focus back")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--at", default="400,400", metavar="X,Y", help="window position")
     args = p.parse_args(argv)
     if not args.display:
         p.error("no X display: give --display")
     try:
-        window = SentinelWindow(args.display, args.log)
+        x, y = (int(v) for v in args.at.split(","))
+        window = SentinelWindow(args.display, args.log, (x, y))
     except BotError as exc:
         print(f"sentinel: error: {exc}", file=sys.stderr)
         return exc.exit_code

@@ -19,7 +19,9 @@ from faults import ROOT
 class FocusThief:
     """A sentinel subprocess on ``display`` that steals the focus when told to."""
 
-    def __init__(self, display: str, log: Path, timeout: float = 10.0) -> None:
+    def __init__(
+        self, display: str, log: Path, timeout: float = 10.0, at: tuple[int, int] = (400, 400)
+    ) -> None:
         self.log = log
         self.timeout = timeout
         self.steals = 0
@@ -29,7 +31,10 @@ class FocusThief:
         log.touch()
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "faults.sentinel", "--display", display, "--log", str(log)],
+            [
+                *(sys.executable, "-m", "faults.sentinel", "--display", display),
+                *("--log", str(log), "--at", f"{at[0]},{at[1]}"),
+            ],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,

@@ -12,9 +12,11 @@ cd "$repo"
 
 apt_packages=(
     fuse-emulator-sdl     # the emulator the bot plays in
+    fuse-emulator-gtk     # the GTK build (--fuse gtk), with its menu and status bars
     opense-basic          # free 48K ROM (the Sinclair ROM cannot be shipped)
     fuse-emulator-utils   # fmfconv: Fuse movie files -> video frames
     xvfb                  # a virtual X display when there is no screen
+    openbox icewm fluxbox # window managers the desktop tests run Fuse under
     pasmo                 # Z80 assembler for the practice game
     ffmpeg                # H.264 video of every run
     python3-venv

@@ -55,6 +55,14 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
         "--scale", type=int, choices=(1, 2, 3), default=1, help="Fuse graphics filter (1x-3x)"
     )
     group.add_argument(
+        "--fuse",
+        dest="fuse_build",
+        choices=("sdl", "gtk"),
+        default="sdl",
+        help="which Fuse build the bot starts: sdl (fuse-sdl, the default) or gtk (fuse-gtk, "
+        "with a menu bar and a status bar; the bot finds the picture between them)",
+    )
+    group.add_argument(
         "--speed",
         type=int,
         default=100,
@@ -92,6 +100,12 @@ def add_attach_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--attach", action="store_true", help="take over the Fuse already running on the display"
     )
+    group.add_argument(
+        "--window",
+        metavar="ID|TITLE",
+        help="with --attach: the Fuse window to play in (an X window id, or its title or part "
+        "of it), when the display has more than one",
+    )
 
 
 ATTACH_CONFLICTS = {
@@ -105,6 +119,8 @@ ATTACH_CONFLICTS = {
 def check_attach(args: argparse.Namespace) -> None:
     """``UsageError`` for options that would change a Fuse the bot does not own."""
     if not getattr(args, "attach", False):
+        if getattr(args, "window", None):
+            raise UsageError("--window names your Fuse to attach to", hint="add --attach")
         return
     given = [flag for name, flag in ATTACH_CONFLICTS.items() if getattr(args, name, None)]
     if getattr(args, "scale", 1) != 1:
@@ -237,6 +253,7 @@ def session_options(args: argparse.Namespace, **extra: object) -> SessionOptions
         key_backend=args.key_backend,
         take_focus=args.take_focus,
         focus_grace_s=max(0.0, getattr(args, "focus_grace", 1.0)),
+        fuse_build=getattr(args, "fuse_build", "sdl"),
         **extra,  # type: ignore[arg-type]
     )
 

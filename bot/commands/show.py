@@ -19,7 +19,6 @@ from bot.commands.common import (
 )
 from bot.errors import (
     DisplayError,
-    EmulatorError,
     InputError,
     Unreadable,
     exit_codes_help,
@@ -40,6 +39,7 @@ def parser() -> argparse.ArgumentParser:
         epilog="examples:\n"
         "  logo-bot show --screenshot frame.png\n"
         "  logo-bot show                    the Fuse window on $DISPLAY\n"
+        "  logo-bot show --window 0x400003  that window (when there are several)\n"
         "  logo-bot show --launch --level 6 --headless" + "\n\n" + exit_codes_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -56,6 +56,12 @@ def add_source_options(p: argparse.ArgumentParser) -> None:
     src = p.add_mutually_exclusive_group()
     src.add_argument("--screenshot", type=Path, metavar="PNG", help="read this image")
     src.add_argument("--launch", action="store_true", help="start the game and read a level")
+    src.add_argument(
+        "--window",
+        metavar="ID|TITLE",
+        help="the Fuse window to read (an X window id, or its title or part of it); by "
+        "default the one fuse-sdl or fuse-gtk window on the display",
+    )
     p.add_argument("--level", type=int, default=1, help="with --launch: the level to reach")
 
 
@@ -157,26 +163,20 @@ def text(info: dict[str, object]) -> str:
 
 
 def live_frame(args: argparse.Namespace) -> np.ndarray:
-    """A frame of the one Fuse window already open on the display."""
+    """The picture of the Fuse window on the display: the one named with ``--window``, or
+    the only fuse-sdl or fuse-gtk window (the search ``walkthrough`` and ``level`` use)."""
     import os
 
     from bot.x11.display import open_display
     from bot.x11.grab import open_grabber
-    from bot.x11.window import find_fuse_window, fuse_windows
+    from bot.x11.window import choose_window
 
     display = args.display or os.environ.get("DISPLAY")
     if not display:
         raise DisplayError("no display to look at", hint="use --screenshot PNG or --launch")
     dpy = open_display(display)
     try:
-        window = find_fuse_window(dpy)
-        if window is None:
-            count = len(fuse_windows(dpy))
-            raise EmulatorError(
-                f"{'no' if count == 0 else count} Fuse windows on {display}",
-                hint="start Fuse with the game, or use --launch or --screenshot",
-            )
-        window_id = window.id
+        window_id = choose_window(dpy, getattr(args, "window", None)).id
     finally:
         dpy.close()
     with open_grabber(display, window_id) as grabber:

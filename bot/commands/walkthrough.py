@@ -21,7 +21,7 @@ from bot.commands.common import (
     session_options,
     setup_logging,
 )
-from bot.errors import DisplayError, EmulatorError, Exit, UsageError, exit_codes_help
+from bot.errors import DisplayError, Exit, UsageError, exit_codes_help
 from bot.fuse.session import Session, SessionOptions, fuse_config
 from bot.play.codes import code_table, level_of_code
 from bot.play.env import EnvWrapper, LogoEnv
@@ -31,7 +31,7 @@ from bot.profile import Profile
 from bot.x11.abort import abort_displays, check_abort_key
 from bot.x11.abort import guard as abort_guard
 from bot.x11.display import open_display
-from bot.x11.window import find_fuse_window, fuse_windows
+from bot.x11.window import choose_window
 
 
 def parser(prog: str = "logo-bot walkthrough") -> argparse.ArgumentParser:
@@ -118,7 +118,9 @@ def run(args: argparse.Namespace, first: int | None = None, last: int | None = N
             stack.enter_context(recording)
             options = recording.fuse_files(options)
         if args.attach:
-            session = stack.enter_context(Session.attach(profile, options, own_fuse(options)))
+            session = stack.enter_context(
+                Session.attach(profile, options, own_fuse(options, args.window))
+            )
         else:
             session = stack.enter_context(Session.open(profile, options))
         displays = abort_displays(session.xserver.display, session.xserver.process is not None)
@@ -152,23 +154,17 @@ def run(args: argparse.Namespace, first: int | None = None, last: int | None = N
     return Exit.OK if report.status == "complete" else Exit.FAILED
 
 
-def own_fuse(options: SessionOptions) -> int:
-    """The window of the one Fuse on the person's display (``--attach``)."""
+def own_fuse(options: SessionOptions, name: str | None) -> int:
+    """The window of the person's Fuse (``--attach``): the one named with ``--window``, or
+    the only fuse-sdl or fuse-gtk window on the display."""
     display = options.display or os.environ.get("DISPLAY")
     if not display:
         raise DisplayError("--attach needs the display your Fuse is on", hint="give --display :N")
     dpy = open_display(display)
     try:
-        window = find_fuse_window(dpy)
-        count = len(fuse_windows(dpy))
+        return choose_window(dpy, name).id
     finally:
         dpy.close()
-    if window is None:
-        raise EmulatorError(
-            f"{'no' if count == 0 else count} Fuse windows on {display}",
-            hint="start Fuse with the game on that display (one Fuse window), then attach",
-        )
-    return window.id
 
 
 def game_keys(profile: Profile) -> set[str]:

@@ -1,4 +1,4 @@
-"""Starting and stopping the Fuse emulator (``fuse-sdl``) on an X display."""
+"""Starting and stopping the Fuse emulator (``fuse-sdl`` or ``fuse-gtk``) on an X display."""
 
 from __future__ import annotations
 
@@ -14,10 +14,11 @@ from pathlib import Path
 from bot.errors import EmulatorError, InputError
 from bot.fuse.spectrum_files import snapshot_problem, tape_problem
 from bot.x11.display import check_display, open_display
-from bot.x11.window import find_fuse_window
+from bot.x11.window import ask_to_close, find_fuse_window
 
 OPENSE_ROM = Path("/usr/share/spectrum-roms/opense.rom")
 FILTERS = {1: "normal", 2: "2x", 3: "3x"}
+BUILDS = {"sdl": "fuse-emulator-sdl", "gtk": "fuse-emulator-gtk"}  # build -> Debian package
 ROM_48K_BYTES = 16384
 
 
@@ -35,8 +36,16 @@ class FuseConfig:
     movie: Path | None = None  # --movie-start: an FMF movie
     statusbar: bool = False
     extra_args: tuple[str, ...] = ()
+    build: str = "sdl"  # "sdl" (fuse-sdl) or "gtk" (fuse-gtk, with a menu bar)
 
-    def command(self, binary: str = "fuse-sdl") -> list[str]:
+    @property
+    def binary_name(self) -> str:
+        if self.build not in BUILDS:
+            raise EmulatorError(f"unknown Fuse build {self.build!r}: sdl or gtk")
+        return f"fuse-{self.build}"
+
+    def command(self, binary: str | None = None) -> list[str]:
+        binary = binary or self.binary_name
         if self.scale not in FILTERS:
             raise EmulatorError(f"scale must be 1, 2 or 3, not {self.scale}")
         cmd = [
@@ -120,11 +129,11 @@ class Fuse:
         timeout: float = 10.0,
     ) -> Fuse:
         """Start Fuse on ``display`` with a private HOME and wait for its window."""
-        binary = shutil.which("fuse-sdl")
+        binary = shutil.which(config.binary_name)
         if binary is None:
             raise EmulatorError(
-                "fuse-sdl is not installed",
-                hint="run ./scripts/setup.sh (or: sudo apt-get install fuse-emulator-sdl)",
+                f"{config.binary_name} is not installed",
+                hint=f"run ./scripts/setup.sh (or: sudo apt-get install {BUILDS[config.build]})",
             )
         config.check_files()
         check_display(display)
@@ -133,6 +142,8 @@ class Fuse:
         env = {k: v for k, v in os.environ.items() if not k.startswith("SDL_")}
         env.update(DISPLAY=display, HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"))
         env["SDL_VIDEODRIVER"] = "x11"  # never fall back to an ASCII-art terminal driver
+        env["GDK_BACKEND"] = "x11"  # fuse-gtk: the X display, never Wayland
+        env["NO_AT_BRIDGE"] = "1"  # fuse-gtk: no accessibility bus to wait for
         with open(log_path, "wb") as log:
             process = subprocess.Popen(
                 config.command(binary),
@@ -173,17 +184,34 @@ class Fuse:
         return self.process.poll() is None
 
     def stop(self, timeout: float = 5.0) -> int | None:
-        """SIGTERM (Fuse then finishes its movie and RZX files), SIGKILL if it hangs."""
+        """Ask Fuse to quit so that it finishes its movie and RZX files: SIGTERM for
+        fuse-sdl, a WM_DELETE_WINDOW message for fuse-gtk (which ignores SIGTERM); SIGKILL
+        if it hangs."""
         if not self._stopped:
             self._stopped = True
             if self.alive():
-                self.process.send_signal(signal.SIGTERM)
+                self._ask_to_quit()
                 try:
                     self.process.wait(timeout)
                 except subprocess.TimeoutExpired:
                     _kill(self.process)
             shutil.rmtree(self.home, ignore_errors=True)
         return self.process.returncode
+
+    def _ask_to_quit(self) -> None:
+        if self.config.build != "gtk":
+            self.process.send_signal(signal.SIGTERM)
+            return
+        try:
+            dpy = open_display(self.display)
+        except Exception:  # the display is gone: SIGKILL after the timeout
+            return
+        try:
+            ask_to_close(dpy, self.window_id)
+        except Exception:  # the window is gone already; Fuse is exiting
+            pass
+        finally:
+            dpy.close()
 
     def kill(self) -> None:
         """SIGKILL, as a crash would (the end of a movie is lost)."""

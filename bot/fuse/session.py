@@ -15,6 +15,7 @@ from bot.fuse.attached import AttachedFuse
 from bot.fuse.emulator import OPENSE_ROM, Fuse, FuseConfig
 from bot.profile import Profile
 from bot.see.vision import Vision
+from bot.x11.cover import CoverWatch
 from bot.x11.display import XServer, open_display
 from bot.x11.focus import FocusPolicy
 from bot.x11.grab import Grabber, open_grabber
@@ -42,6 +43,7 @@ class SessionOptions:
     record_rzx: Path | None = None
     movie: Path | None = None
     log_dir: Path | None = None
+    fuse_build: str = "sdl"  # "sdl" (fuse-sdl) or "gtk" (fuse-gtk)
 
 
 def fuse_config(profile: Profile, options: SessionOptions) -> FuseConfig:
@@ -68,6 +70,8 @@ def fuse_config(profile: Profile, options: SessionOptions) -> FuseConfig:
         speed=options.speed,
         record=options.record_rzx,
         movie=options.movie,
+        build=options.fuse_build,
+        statusbar=options.fuse_build == "gtk",  # GTK's own bar below the picture, as people see it
     )
 
 
@@ -111,6 +115,8 @@ class Session:
     frame_s: float
     focus_policy: FocusPolicy
     wrap_keys: KeyWrapper | None = None
+    cover: CoverWatch | None = None  # is another window over the picture?
+    target: XTestKeys | None = None  # the unwrapped key driver: the focus policy's target
     start_s: float = 0.0  # how long the last start of Fuse took (wall seconds)
     segments: list[Segment] = field(default_factory=list)
     _closed: bool = field(default=False, repr=False)
@@ -145,6 +151,7 @@ class Session:
             hold, gap = profile.timing.for_speed(options.speed)
             timing = KeyTiming(hold, gap, profile.timing.rollover)
             keys = make_keys(options, xserver.display, fuse.window_id, timing, policy)
+            cover = watch_cover(xserver.display, fuse.window_id, grabber, keys)
             keys.focus()  # once, as a window manager gives a new window the focus
         except BaseException:
             fuse.stop()
@@ -161,6 +168,8 @@ class Session:
             FRAME_S * 100 / options.speed,
             policy,
             wrap_keys,
+            cover,
+            keys,
             time.monotonic() - started,
         )
         session._add_segment()
@@ -198,6 +207,7 @@ class Session:
             hold, gap = profile.timing.for_speed(options.speed)
             timing = KeyTiming(hold, gap, profile.timing.rollover)
             keys = make_keys(options, xserver.display, window_id, timing, policy)
+            cover = watch_cover(xserver.display, window_id, grabber, keys)
             keys.focus()  # the person ran the command from a terminal: Fuse gets the keys
         except BaseException:
             grabber.close()
@@ -213,6 +223,8 @@ class Session:
             FRAME_S * 100 / options.speed,
             policy,
             wrap_keys,
+            cover,
+            keys,
         )
         session.segments.append(Segment(1, fuse.started_at, time.time(), options.speed, None, None))
         return session
@@ -245,7 +257,8 @@ class Session:
         self.keys.press("enter")
 
     def frame(self) -> np.ndarray:
-        """The window's pixels now; ``EmulatorError`` if Fuse has died."""
+        """The picture now; ``EmulatorError`` if Fuse has died. While another window covers
+        the picture this waits, as the focus policy says (it may raise Fuse)."""
         if self.attached:
             self._check_attached()
         elif not self.fuse.alive():
@@ -253,6 +266,8 @@ class Session:
                 f"Fuse has stopped (exit {self.fuse.process.returncode})",
                 hint="the run can resume from the last level code",
             )
+        if self.cover is not None and self.target is not None and self.cover.covered():
+            self.focus_policy.regain(self.target)
         return self.grabber.grab()
 
     def _check_attached(self, every_s: float = 0.25) -> None:
@@ -285,6 +300,8 @@ class Session:
         with contextlib.suppress(Exception):
             self.keys.close()
         self.grabber.close()
+        if self.cover is not None:
+            self.cover.close()
         self.fuse.stop()
         log_dir = self.options.log_dir
         started = time.monotonic()
@@ -308,6 +325,8 @@ class Session:
             self.keys.timing,
             self.focus_policy,
         )
+        self.cover = watch_cover(self.xserver.display, self.fuse.window_id, self.grabber, keys)
+        self.target = keys
         keys.focus()
         self.keys = self.wrap_keys(keys) if self.wrap_keys else keys
         self.start_s = time.monotonic() - started
@@ -340,6 +359,8 @@ class Session:
         with contextlib.suppress(Exception):  # the display may be gone already
             self.keys.close()
         self.grabber.close()
+        if self.cover is not None:
+            self.cover.close()
         self.fuse.stop()
         self.xserver.stop()
 
@@ -348,6 +369,13 @@ class Session:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def watch_cover(display: str, window_id: int, grabber: Grabber, keys: XTestKeys) -> CoverWatch:
+    """A watch on the windows over the picture, given to ``keys`` (no press while covered)."""
+    cover = CoverWatch(display, window_id, lambda: grabber.picture)
+    keys.cover = cover
+    return cover
 
 
 def make_keys(

@@ -4,6 +4,10 @@ No key is ever sent while another window has the focus. When the focus is lost t
 bot waits: with ``take_back`` it takes the focus back after ``grace_s`` (a person who
 clicked elsewhere gets a moment first); without it, it pauses, says so, and goes on
 when the focus comes back. Listeners hear ``lost``, ``paused`` and ``regained``.
+
+A picture covered by another window (raised over Fuse, or a notification) is waited for
+the same way: listeners hear ``covered`` instead of ``lost``, no key is pressed while it
+lasts, and with ``take_back`` Fuse is raised over the other window after ``grace_s``.
 """
 
 from __future__ import annotations
@@ -28,6 +32,19 @@ class FocusTarget(Protocol):
     def window_exists(self) -> bool: ...
 
 
+def _covered(target: FocusTarget) -> bool:
+    """Whether another window is over the picture (a target may also have ``covered()``
+    and ``raise_window()``; one without them is never covered)."""
+    check = getattr(target, "covered", None)
+    return bool(check()) if check else False
+
+
+def _raise(target: FocusTarget) -> None:
+    lift = getattr(target, "raise_window", None)
+    if lift:
+        lift()
+
+
 @dataclass
 class FocusPolicy:
     """``take_back``: take the focus back after ``grace_s`` seconds; ``wait``: block until
@@ -44,11 +61,13 @@ class FocusPolicy:
             listener(event, data)
 
     def regain(self, target: FocusTarget) -> float:
-        """Return once ``target`` has the focus again (taken back or given back), with the
-        seconds waited; or raise ``FocusLost`` (the policy does not wait) or
-        ``EmulatorError`` (the window is gone)."""
+        """Return once ``target`` has the focus again (taken back or given back) and its
+        picture is uncovered, with the seconds waited; or raise ``FocusLost`` (the policy
+        does not wait) or ``EmulatorError`` (the window is gone)."""
         started = time.monotonic()
-        self.emit("lost")
+        covered = _covered(target)
+        self.emit("covered" if covered else "lost")
+        reason = "covered" if covered else "focus"
         paused = False
         while True:
             if not target.window_exists():
@@ -57,20 +76,32 @@ class FocusPolicy:
                     hint="the run can resume from the last level code",
                 )
             waited = time.monotonic() - started
-            if target.focused():
-                self.emit("regained", how="returned", waited_s=waited, paused=paused)
+            covered = _covered(target)
+            if not covered and target.focused():
+                self.emit("regained", how="returned", waited_s=waited, paused=paused, reason=reason)
                 return waited
             if self.take_back and waited >= self.grace_s:
-                target.focus()
-                if target.focused():
-                    self.emit("regained", how="taken_back", waited_s=waited, paused=paused)
+                if covered:
+                    _raise(target)
+                if not target.focused():
+                    target.focus()
+                if not _covered(target) and target.focused():
+                    self.emit(
+                        "regained", how="taken_back", waited_s=waited, paused=paused, reason=reason
+                    )
                     return waited
             if not self.wait and (not self.take_back or waited >= self.grace_s):
+                if covered:
+                    raise FocusLost(
+                        "another window covers the Fuse picture, so no key was sent",
+                        hint="move that window off Fuse (or do not use the desktop while "
+                        "the bot plays)",
+                    )
                 raise FocusLost(
                     "the Fuse window does not have the keyboard focus, so no key was sent",
                     hint="click the Fuse window (or do not use the desktop while the bot plays)",
                 )
             if not paused:
                 paused = True
-                self.emit("paused")
+                self.emit("paused", covered=covered)
             time.sleep(self.poll_s)

@@ -23,8 +23,10 @@ from Xlib.error import CatchError, XError
 from Xlib.ext import xtest
 
 from bot.errors import DisplayError, FocusLost, ProfileError
+from bot.x11.cover import CoverWatch
 from bot.x11.display import open_display
 from bot.x11.focus import FocusPolicy
+from bot.x11.window import is_within
 
 # Names the profiles use for keys that are not single characters.
 KEYSYM_NAMES = {
@@ -253,6 +255,13 @@ def focus_id(dpy: xdisplay.Display) -> int | None:
     return focus.id if hasattr(focus, "id") else None
 
 
+def focus_within(dpy: xdisplay.Display, window_id: int) -> bool:
+    """The input focus is on ``window_id`` or one of its descendants (fuse-gtk's focus is a
+    1x1 input-only child of its client window)."""
+    focus = focus_id(dpy)
+    return focus is not None and (focus == window_id or is_within(dpy, focus, window_id))
+
+
 def send_guarded(
     dpy: xdisplay.Display,
     window_id: int,
@@ -262,14 +271,14 @@ def send_guarded(
 ) -> bool:
     """One key event that only ``window_id`` can receive, on connection ``dpy``.
 
-    With the server grabbed (no other client runs meanwhile): when ``window_id`` has the
-    focus the event is sent (``deliver``, or an XTest event); otherwise a press is not
-    sent (returns False) and a release is sent under a keyboard grab of our own, so the
-    window that has the focus receives nothing (returns True).
+    With the server grabbed (no other client runs meanwhile): when ``window_id`` (or a
+    window inside it) has the focus the event is sent (``deliver``, or an XTest event);
+    otherwise a press is not sent (returns False) and a release is sent under a keyboard
+    grab of our own, so the window that has the focus receives nothing (returns True).
     """
     kind = X.KeyPress if down else X.KeyRelease
     with critical(), _server_grabbed(dpy):
-        if focus_id(dpy) == window_id:
+        if focus_within(dpy, window_id):
             if deliver is None:
                 xtest.fake_input(dpy, kind, keycode)
             else:
@@ -310,6 +319,7 @@ class XTestKeys(KeyDriver):
         self.window_id = window_id
         self._window = self._dpy.create_resource_object("window", window_id)
         self.policy = policy or FocusPolicy(take_back=take_focus)
+        self.cover: CoverWatch | None = None  # set by the session: no press while covered
         self._codes: dict[str, int] = {}
 
     @property
@@ -334,7 +344,20 @@ class XTestKeys(KeyDriver):
 
     def focused(self) -> bool:
         with critical():
-            return focus_id(self._dpy) == self.window_id
+            return focus_within(self._dpy, self.window_id)
+
+    def covered(self) -> bool:
+        """Another window is over Fuse's picture now (no key is pressed meanwhile)."""
+        if self.cover is None:
+            return False
+        with critical():
+            return self.cover.covered(fresh=True)
+
+    def raise_window(self) -> None:
+        """Put Fuse on top of the windows that cover it."""
+        if self.cover is not None:
+            with critical():
+                self.cover.raise_fuse()
 
     def window_exists(self) -> bool:
         with critical():
@@ -360,8 +383,9 @@ class XTestKeys(KeyDriver):
             self._dpy.sync()
 
     def check_focus(self) -> None:
-        """Before a burst: wait for the focus if need be; a long wait cuts the burst."""
-        if not self.focused() and self.policy.regain(self) > self.cut_after_s:
+        """Before a burst: wait for the focus (and for the picture to be uncovered) if need
+        be; a long wait cuts the burst."""
+        if (self.covered() or not self.focused()) and self.policy.regain(self) > self.cut_after_s:
             raise BurstCut()
 
     def regain_focus(self) -> float:
@@ -369,6 +393,8 @@ class XTestKeys(KeyDriver):
 
     def _send(self, key: str, down: bool) -> bool:
         code = self.keycode(key)
+        if down and self.covered():
+            return False
         return send_guarded(
             self._dpy, self.window_id, code, down, lambda: self._deliver(key, code, down)
         )

@@ -83,3 +83,49 @@ def test_a_window_that_is_gone_is_an_emulator_error_even_while_paused():
     threading.Timer(0.05, lambda: setattr(window, "exists", False)).start()
     with pytest.raises(EmulatorError, match="Fuse window has gone"):
         policy.regain(window)
+
+
+class CoveredWindow(Window):
+    """Has the focus, but another window lies over it until ``raise_window`` (when it can
+    be raised) or ``uncover``."""
+
+    def __init__(self, can_raise=True):
+        super().__init__(focused=True)
+        self.over = True
+        self.can_raise = can_raise
+        self.raise_calls = 0
+
+    def covered(self):
+        return self.over
+
+    def raise_window(self):
+        self.raise_calls += 1
+        if self.can_raise:
+            self.over = False
+
+
+def test_a_covered_window_is_raised_after_the_grace():
+    policy = FocusPolicy(take_back=True, grace_s=0.05, poll_s=0.005)
+    events = recorded(policy)
+    window = CoveredWindow()
+    assert policy.regain(window) >= 0.05
+    assert window.raise_calls == 1 and window.focus_calls == 0
+    assert [e for e, _ in events] == ["covered", "paused", "regained"]
+    assert events[1][1]["covered"] is True
+    assert events[-1][1]["how"] == "taken_back" and events[-1][1]["reason"] == "covered"
+
+
+def test_a_cover_that_cannot_be_raised_over_is_waited_out():
+    policy = FocusPolicy(take_back=True, wait=True, grace_s=0.0, poll_s=0.005)
+    events = recorded(policy)
+    window = CoveredWindow(can_raise=False)
+    threading.Timer(0.1, lambda: setattr(window, "over", False)).start()
+    assert policy.regain(window) >= 0.09
+    assert window.raise_calls >= 1
+    assert events[-1][1]["how"] == "returned" and events[-1][1]["reason"] == "covered"
+
+
+def test_a_covered_window_without_waiting_raises_focus_lost_naming_the_cover():
+    policy = FocusPolicy(take_back=False, wait=False)
+    with pytest.raises(FocusLost, match="covers the Fuse picture"):
+        policy.regain(CoveredWindow())

@@ -1,0 +1,74 @@
+"""Noticing that another window covers Fuse's picture (X stacking order and geometry)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from Xlib import X
+from Xlib.error import CatchError, XError
+from Xlib.protocol import event
+
+from bot.x11.display import open_display
+from bot.x11.window import Region, covering, top_level
+
+
+class CoverWatch:
+    """Whether mapped windows stacked above Fuse's top-level window overlap the picture
+    (``area()``, root coordinates); the answer is read again at most every ``every_s``
+    seconds, so asking before every key press and every grab costs next to nothing."""
+
+    def __init__(
+        self, display: str, window_id: int, area: Callable[[], Region], every_s: float = 0.05
+    ) -> None:
+        self._dpy = open_display(display)
+        self._window = self._dpy.create_resource_object("window", window_id)
+        self.area = area
+        self.every_s = every_s
+        self._checked = 0.0
+        self._over: list[Region] = []
+        self._raised = -1e9
+        self.raise_every_s = 0.5
+
+    def over(self, fresh: bool = False) -> list[Region]:
+        """The windows over the picture now (empty when it is uncovered); ``fresh`` asks
+        the X server again whatever the last answer's age (before a key press)."""
+        if fresh or time.monotonic() - self._checked >= self.every_s:
+            try:
+                self._over = covering(self._dpy, self._window, self.area())
+            except XError:
+                self._over = []  # the window is gone: that is noticed elsewhere
+            self._checked = time.monotonic()
+        return self._over
+
+    def covered(self, fresh: bool = False) -> bool:
+        return bool(self.over(fresh))
+
+    def raise_fuse(self) -> None:
+        """Put Fuse on top: ask the window manager to activate it (_NET_ACTIVE_WINDOW, as a
+        taskbar does), and restack its top-level window where there is no window manager.
+        Windows that no window manager manages (override-redirect notifications, menus)
+        may stay on top: then the bot waits until they go. Asked at most every
+        ``raise_every_s`` seconds."""
+        if time.monotonic() - self._raised < self.raise_every_s:
+            return
+        self._raised = time.monotonic()
+        catch = CatchError()
+        try:
+            root = self._dpy.screen().root
+            active = self._dpy.intern_atom("_NET_ACTIVE_WINDOW")
+            message = event.ClientMessage(
+                window=self._window,
+                client_type=active,
+                data=(32, [2, X.CurrentTime, 0, 0, 0]),  # 2: from a pager, not an app
+            )
+            mask = X.SubstructureRedirectMask | X.SubstructureNotifyMask
+            root.send_event(message, event_mask=mask, onerror=catch)
+            top_level(self._dpy, self._window).configure(stack_mode=X.Above, onerror=catch)
+            self._dpy.sync()
+        except XError:
+            pass
+        self._checked = 0.0
+
+    def close(self) -> None:
+        self._dpy.close()

@@ -1,0 +1,70 @@
+"""Window managers for end-to-end tests: each test starts its own on its own Xvfb and
+stops it by PID."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from bot.x11.display import XServer, open_display
+
+WINDOW_MANAGERS = ("openbox", "icewm", "fluxbox")
+
+
+def wm_running(display: str) -> bool:
+    """A window manager has announced itself on the root window (EWMH)."""
+    dpy = open_display(display)
+    try:
+        atom = dpy.intern_atom("_NET_SUPPORTING_WM_CHECK")
+        prop = dpy.screen().root.get_full_property(atom, 0)
+        return prop is not None and bool(prop.value)
+    finally:
+        dpy.close()
+
+
+@contextmanager
+def window_manager(display: str, name: str, timeout_s: float = 20) -> Iterator[int]:
+    """Run window manager ``name`` on ``display`` (with a private HOME) until the block ends;
+    yields its PID once it has announced itself."""
+    binary = shutil.which(name)
+    assert binary, f"{name} is not installed (./scripts/setup.sh installs it)"
+    home = tempfile.mkdtemp(prefix=f"logo-bot-{name}-home-")
+    env = {k: v for k, v in os.environ.items() if k not in ("XDG_CONFIG_HOME", "XDG_DATA_HOME")}
+    env.update(DISPLAY=display, HOME=home)
+    process = subprocess.Popen(
+        [binary],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=home,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + timeout_s
+        while not wm_running(display):
+            assert process.poll() is None, f"{name} exited (rc {process.returncode})"
+            assert time.monotonic() < deadline, f"{name} did not start in {timeout_s} s"
+            time.sleep(0.05)
+        yield process.pid
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        shutil.rmtree(home, ignore_errors=True)
+
+
+@contextmanager
+def desktop(name: str) -> Iterator[XServer]:
+    """A private Xvfb with window manager ``name`` running on it."""
+    with XServer.start() as xserver, window_manager(xserver.display, name):
+        yield xserver

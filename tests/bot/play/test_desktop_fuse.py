@@ -1,0 +1,113 @@
+"""End-to-end on desktops like a person's: the bot launched from the command line plays
+levels 1-2 under openbox, icewm and fluxbox, with either Fuse build, and waits while a
+notification-like window covers the picture."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.recording.events import read_events
+from bot.recording.folder import list_runs
+from bot.x11.display import open_display
+from bot.x11.grab import open_grabber
+from bot.x11.window import find_fuse_window
+from faults.cover import CoverWindow
+from tests.bot.bot_process import bot_process
+from tests.bot.desktop import desktop
+from tests.bot.recording.test_recording_fuse import check_schemas, check_video
+
+pytestmark = pytest.mark.fuse
+
+
+def walkthrough(display: str, root: Path, *extra: str, speed: int = 200) -> list[str]:
+    return [
+        *("walkthrough", "--levels", "1-2", "--speed", str(speed), "--display", display),
+        *("--video-dir", str(root), *extra),
+    ]
+
+
+def finished_run(process, root: Path) -> tuple[Path, str]:
+    """The run folder of a bot that finished well, and what it wrote on standard error."""
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 0, err[-3000:]
+    (folder,) = list_runs(root)
+    run = check_schemas(folder.path)
+    assert run["status"] == "complete", run
+    assert [e["level"] for e in run["levels"]] == [1, 2]
+    return folder.path, err
+
+
+@pytest.mark.parametrize("wm", ["openbox", "icewm", "fluxbox"])
+def test_levels_1_2_with_fuse_sdl_under_a_window_manager(wm, tmp_path):
+    with (
+        desktop(wm) as xserver,
+        bot_process(walkthrough(xserver.display, tmp_path, "--no-video")) as bot,
+    ):
+        finished_run(bot, tmp_path)
+
+
+def test_levels_1_2_with_fuse_gtk_under_icewm_leave_a_finished_movie_and_rzx(tmp_path):
+    """icewm nests the client deepest (three levels); fuse-gtk is stopped with
+    WM_DELETE_WINDOW, and its movie and input recording must still be complete."""
+    with (
+        desktop("icewm") as xserver,
+        bot_process(walkthrough(xserver.display, tmp_path, "--fuse", "gtk")) as bot,
+    ):
+        folder, _ = finished_run(bot, tmp_path)
+    run = json.loads((folder / "run.json").read_text())
+    check_video(folder, run)  # every emulated frame of the RZX is in the movie and video
+    assert run["frames"]["rzx"] > 0
+
+
+def wait_for_event(events: Path, wanted, process, timeout_s: float = 60) -> None:
+    """Block until ``events.jsonl`` has an event for which ``wanted`` holds."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        assert process.poll() is None, "the bot stopped early"
+        if events.exists() and any(wanted(e) for e in read_events(events)):
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"no such event in {events}")
+
+
+def test_a_covering_window_pauses_the_keys_and_is_noted(tmp_path):
+    """An override-redirect window covers the picture for 3 s in the middle of level 2:
+    no key is pressed while it covers Fuse, the cover is noted in the events and said on
+    the log, the covering window gets no key, and the run completes."""
+    with desktop("openbox") as xserver:
+        # at 100 % level 2 takes about 3 s: the cover comes while it is being played
+        argv = walkthrough(xserver.display, tmp_path, "--no-video", "--fuse", "gtk", speed=100)
+        with bot_process(argv) as bot:
+            deadline = time.monotonic() + 30
+            while not (found := list(tmp_path.glob("*/events.jsonl"))):
+                assert time.monotonic() < deadline, "no run folder"
+                time.sleep(0.01)
+            events = found[0]
+            wait_for_event(events, lambda e: e["event"] == "keys" and e.get("level") == 2, bot)
+            dpy = open_display(xserver.display)
+            window = find_fuse_window(dpy)
+            with open_grabber(xserver.display, window.id) as grabber:
+                picture = grabber.picture
+            dpy.close()
+            with CoverWindow(xserver.display, picture) as cover:
+                cover.show()
+                shown_at = time.time()
+                time.sleep(3.0)  # how long the notification stays: the scenario itself
+                cover.hide()
+                assert cover.keys_received() == 0
+            folder, log = finished_run(bot, tmp_path)
+    seen = read_events(folder / "events.jsonl")
+    kinds = [e["event"] for e in seen]
+    assert "picture_covered" in kinds and "picture_uncovered" in kinds, kinds
+    covered = next(e for e in seen if e["event"] == "picture_covered")
+    uncovered = next(e for e in seen if e["event"] == "picture_uncovered")
+    assert covered["t"] >= shown_at - 0.05 and covered["level"] == 2
+    # window managers raise Fuse over managed windows only: the notification is waited out
+    assert uncovered["how"] == "returned" and uncovered["waited_s"] >= 2.5, uncovered
+    pressed = [e["t"] for e in seen if e["event"] == "keys"]
+    assert not [t for t in pressed if covered["t"] < t < uncovered["t"]], "keys while covered"
+    assert "covers the Fuse picture" in (folder / "run.log").read_text() + log

@@ -1,0 +1,198 @@
+"""End-to-end with fuse-gtk, the build with a menu bar and a status bar, under a window
+manager: ``show`` finds its window and picture at 1x, 2x and 3x, a focus thief gets no
+key, and it stops with a finished movie and input recording."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import numpy as np
+import pytest
+
+from bot.cli import main
+from bot.fuse.emulator import Fuse, FuseConfig
+from bot.fuse.session import Session, SessionOptions
+from bot.play.env import LogoEnv
+from bot.play.unattended import Walkthrough
+from bot.profile import load_profile
+from bot.recording.movie import read_frames
+from bot.recording.rzx import frame_count
+from bot.see.screens import ScreenReader
+from bot.x11.display import open_display
+from bot.x11.grab import open_grabber
+from bot.x11.keys import KeyTiming, XTestKeys, focus_id
+from bot.x11.window import is_within
+from faults.thief import FocusThief
+from solvers.levels import load_level_list
+from tests.bot.desktop import desktop
+from tests.bot.x11.test_focus_fuse import (
+    NAME,
+    at_name_prompt,
+    events_of,
+    is_subsequence,
+    name_typed,
+)
+
+pytestmark = pytest.mark.fuse
+
+PROFILE = load_profile("practice")
+LEVELS = {lv.number: lv.board for lv in load_level_list(PROFILE.resolve(PROFILE.game["levels"]))}
+
+
+@pytest.fixture(scope="module")
+def openbox():
+    with desktop("openbox") as xserver:
+        yield xserver
+
+
+def gtk_options(xserver, **changes) -> SessionOptions:
+    return SessionOptions(
+        display=xserver.display, headless=False, speed=200, fuse_build="gtk", **changes
+    )
+
+
+def show_json(capsys, *argv: str) -> tuple[int, dict | str]:
+    code = main(["show", "--json", *argv])
+    out, err = capsys.readouterr()
+    return code, (json.loads(out) if code in (0, 1) and out.strip() else err)
+
+
+@pytest.mark.parametrize("scale", [1, 2, 3])
+def test_show_and_calibrate_read_a_level_from_a_fuse_gtk_window(openbox, capsys, tmp_path, scale):
+    with Session.open(PROFILE, gtk_options(openbox, scale=scale)) as session:
+        walk = Walkthrough(session, LogoEnv(session), PROFILE, 1, 1)
+        walk.enter(1)
+        walk.player.wait_level()
+        size = session.grabber.region
+        assert (size.width, size.height) == (320 * scale, 240 * scale + 25 + 27), size
+        code, info = show_json(capsys, "--display", openbox.display)
+        out = tmp_path / "check.png"
+        calibrated = main(["calibrate", "--display", openbox.display, "--out", str(out)])
+        printed = capsys.readouterr().out
+    assert calibrated == 0 and "profile OK" in printed and out.is_file(), printed
+    assert f"found the game at {scale}x, window origin (0, 0)" in printed, printed
+    assert code == 0, info
+    assert info["scale"] == scale and info["level_shown"]
+    assert info["target"] == str(LEVELS[1]).splitlines()
+    assert info["cursor"] == [1, 1]
+
+
+def test_two_fuse_windows_are_listed_and_one_is_chosen_with_window(openbox, capsys):
+    with Session.open(PROFILE, gtk_options(openbox, scale=2)) as session:
+        walk = Walkthrough(session, LogoEnv(session), PROFILE, 1, 1)
+        walk.enter(1)
+        walk.player.wait_level()
+        with Fuse.start(FuseConfig(), openbox.display) as other:
+            code, err = show_json(capsys, "--display", openbox.display)
+            assert code != 0 and "2 Fuse windows" in err, err
+            for window_id in (session.fuse.window_id, other.window_id):
+                assert f"{window_id:#x}" in err
+            assert "640x532" in err and "(fuse-gtk)" in err and "(fuse-sdl)" in err
+            window = f"{session.fuse.window_id:#x}"
+            code, info = show_json(capsys, "--display", openbox.display, "--window", window)
+            assert code == 0 and info["target"] == str(LEVELS[1]).splitlines(), info
+            code, err = show_json(capsys, "--display", openbox.display, "--window", "no such")
+            assert code != 0 and "no windows matching --window 'no such'" in err
+
+
+def test_a_focus_thief_gets_no_key_from_the_bot_playing_fuse_gtk(openbox, tmp_path):
+    """The GTK variant of the sentinel test: fuse-gtk's focus sits on a 1x1 child of its
+    window, which the guard accepts; three thefts in a burst are noticed and undone, and
+    the sentinel (placed off Fuse) receives nothing."""
+    options = gtk_options(openbox, focus_grace_s=0)
+    with (
+        Session.open(PROFILE, options) as session,
+        FocusThief(openbox.display, tmp_path / "keys.jsonl", at=(0, 0)) as thief,
+    ):
+        events = events_of(session.focus_policy)
+        env = at_name_prompt(session)
+        threads = [thief.steal_later(delay) for delay in (0.06, 0.21, 0.37)]
+        session.keys.type_text(NAME)
+        for thread in threads:
+            thread.join()
+        typed = name_typed(env)
+        assert thief.keys_received() == 0, thief.events()
+    assert [e for e, _ in events if e == "covered"] == [], "the sentinel was put over Fuse"
+    # the window manager also gives the newly mapped sentinel the focus: one more theft
+    lost = [e for e, _ in events if e == "lost"]
+    assert len(lost) >= 3
+    assert [d["how"] for e, d in events if e == "regained"] == ["taken_back"] * len(lost)
+    assert is_subsequence(typed, NAME) and len(typed) >= len(NAME) - 3, typed
+
+
+def test_fuse_gtk_stops_on_wm_delete_window_with_a_finished_movie_and_rzx(openbox, tmp_path):
+    """fuse-gtk ignores SIGTERM; the close message stops it by itself (exit 0, not killed)
+    and both files are finished: the movie has every frame the RZX recorded."""
+    snapshot = PROFILE.resolve(PROFILE.game["snapshot"])
+    config = FuseConfig(
+        snapshot=snapshot, build="gtk", record=tmp_path / "run.rzx", movie=tmp_path / "run.fmf"
+    )
+    with (
+        Fuse.start(config, openbox.display) as fuse,
+        open_grabber(fuse.display, fuse.window_id) as grab,
+    ):
+        deadline = time.monotonic() + 30
+        while len(np.unique(grab.grab().reshape(-1, 3), axis=0)) < 3:  # the title is drawn
+            assert time.monotonic() < deadline, "the game never showed"
+            time.sleep(0.02)
+    assert fuse.process.returncode == 0
+    rzx = frame_count(tmp_path / "run.rzx")
+    movie = sum(1 for _ in read_frames(tmp_path / "run.fmf"))
+    assert rzx > 0 and abs(movie - rzx) <= 1, (movie, rzx)
+
+
+def test_keys_go_to_fuse_gtk_when_the_window_manager_focused_its_inner_window(openbox):
+    """openbox gives a new fuse-gtk window the focus on GTK's 1x1 focus child, not on the
+    client: the guard must accept it (a policy that never takes the focus back raises
+    FocusLost otherwise) and the key must reach the game (its menu shows)."""
+    config = FuseConfig(snapshot=PROFILE.resolve(PROFILE.game["snapshot"]), build="gtk")
+    screens = ScreenReader(PROFILE, 1)
+    with (
+        Fuse.start(config, openbox.display) as fuse,
+        open_grabber(fuse.display, fuse.window_id) as grab,
+    ):
+        dpy = open_display(fuse.display)
+        deadline = time.monotonic() + 30
+        while (focus := focus_id(dpy)) in (None, fuse.window_id):
+            assert time.monotonic() < deadline, "the window manager never focused Fuse"
+            time.sleep(0.02)
+        assert is_within(dpy, focus, fuse.window_id), "openbox focused another window"
+        dpy.close()
+        keys = XTestKeys(fuse.display, fuse.window_id, KeyTiming(25, 25), take_focus=False)
+        try:
+            while not screens.shows(grab.grab(), "title"):
+                assert time.monotonic() < deadline, "the title never showed"
+                time.sleep(0.02)
+            assert keys.focused()
+            keys.press("space")
+            while not screens.shows(grab.grab(), "menu"):
+                assert time.monotonic() < deadline, "the key did not reach the game"
+                time.sleep(0.02)
+        finally:
+            keys.close()
+
+
+def test_a_window_moved_during_a_level_is_followed(openbox):
+    """The person drags fuse-gtk elsewhere in the middle of level 1: the grabber follows it
+    and the level is finished."""
+    with Session.open(PROFILE, gtk_options(openbox, scale=1)) as session:
+        env = LogoEnv(session)
+        walk = Walkthrough(session, env, PROFILE, 1, 1)
+        walk.enter(1)
+        obs = walk.player.wait_level()
+        before = session.grabber.region
+        dpy = open_display(openbox.display)
+        window = dpy.create_resource_object("window", session.fuse.window_id)
+        window.configure(x=before.left // 3, y=before.top // 3)  # the WM moves its frame
+        dpy.sync()
+        deadline = time.monotonic() + 10
+        while session.grabber.region == before:
+            assert time.monotonic() < deadline, "the grabber never saw the move"
+            session.frame()
+            time.sleep(0.02)
+        dpy.close()
+        assert session.grabber.region.left < before.left
+        assert env.observe().target == LEVELS[1]
+        result = walk.player.play_level(obs)
+        assert result.end_board == LEVELS[1]
