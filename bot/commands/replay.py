@@ -13,6 +13,7 @@ from bot.commands.common import add_output_options, setup_logging
 from bot.errors import BotError, UsageError, exit_codes_help
 from bot.fuse.session import Segment
 from bot.profile import load_profile
+from bot.recording.chapters import Piece, Timeline, chapters, write_chapters
 from bot.recording.encode import encode
 from bot.recording.events import read_events
 from bot.recording.folder import RunFolder, default_root, find_run
@@ -154,6 +155,7 @@ def replay_run(
         if seg.movie:
             seg.movie.unlink(missing_ok=True)
     if video and encoded.video:
+        _chapters(folder, run, encoded.video, Timeline.of_segments(encoded.frames))
         print(f"video: {video} ({encoded.video_frames} frames)")
     last = segments[-1]
     want = _board(last.get("final_board"))
@@ -192,6 +194,8 @@ def replay_level(
     identical = _same_pictures(folder, segment, movie, first, 1, _vision(run))
     movie.unlink(missing_ok=True)
     if video and encoded.video:
+        timeline = Timeline([Piece(segment, encoded.frames.get(1, 0), first)])
+        _chapters(folder, run, encoded.video, timeline)
         print(f"video: {video} ({encoded.video_frames} frames)")
     want = _board(entry.get("movie_end_board") or entry.get("end_board"))
     verdict = _verdict(f"level {number}'s end", want, encoded.final_boards.get(1))
@@ -212,6 +216,12 @@ def _same_pictures(
     differ = result.compared - result.identical - result.same_game
     print(line + (f"; {differ} show another game" if differ else ""))
     return result.matches
+
+
+def _chapters(folder: RunFolder, run: dict[str, Any], video: Path, timeline: Timeline) -> None:
+    """The run's chapters (levels, menus, recoveries) in the replay's video."""
+    events = read_events(folder.events) if folder.events.is_file() else []
+    write_chapters(video, chapters(timeline, run.get("levels", []), events))
 
 
 def _level_frames(folder: RunFolder, run: dict[str, Any], entry: dict[str, Any]):
