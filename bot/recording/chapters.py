@@ -93,25 +93,34 @@ class Timeline:
 def level_frames(
     levels: Sequence[dict[str, Any]], events: Sequence[dict[str, Any]]
 ) -> dict[int, tuple[int, int, int | None]]:
-    """level -> (segment, start frame, end frame or None): exact from run.json where the
-    run had a movie, else estimated from the last ``level_shown`` (and ``level_done``)."""
+    """level -> (segment, start frame, end frame or None) of its last attempt: exact from
+    run.json where the run had a movie, else estimated from the events."""
     out: dict[int, tuple[int, int, int | None]] = {}
     for entry in levels:
         if entry.get("start_frame") is not None and entry.get("segment") is not None:
             out[entry["level"]] = (entry["segment"], entry["start_frame"], entry.get("end_frame"))
-    shown: dict[int, tuple[int, int, int | None]] = {}
+    last = {level: (segment, start, end) for level, segment, start, end in attempts(events)}
+    return {**last, **out}
+
+
+def attempts(events: Sequence[dict[str, Any]]) -> list[tuple[int, int, int, int | None]]:
+    """(level, segment, start, end or None) of every time a level was shown, estimated from
+    ``level_shown`` to the next ``level_done`` or ``failure``, in order."""
+    out: list[tuple[int, int, int, int | None]] = []
+    open_at: dict[int, int] = {}  # level -> index in out
     for event in events:
         level, frame, segment = event.get("level"), event.get("frame"), event.get("segment")
         if level is None or frame is None or segment is None:
             continue
-        if event.get("event") == "level_shown":
-            shown[level] = (segment, frame, None)
-        elif event.get("event") in ("level_done", "failure") and level in shown:
-            seg, start, _ = shown[level]
+        name = event.get("event")
+        if name == "level_shown":
+            open_at[level] = len(out)
+            out.append((level, segment, frame, None))
+        elif name in ("level_done", "failure") and level in open_at:
+            index = open_at.pop(level)
+            _, seg, start, _ = out[index]
             if seg == segment and frame >= start:
-                shown[level] = (seg, start, frame)
-    for level, place in shown.items():
-        out.setdefault(level, place)
+                out[index] = (level, seg, start, frame)
     return out
 
 
@@ -123,7 +132,12 @@ def chapters(
         return []
     marks: list[tuple[int, int, str]] = []  # (video frame, priority, title)
     spans: list[tuple[int, int]] = []
-    for level, (segment, start, end) in sorted(level_frames(levels, events).items()):
+    places = [(lv, *place) for lv, place in level_frames(levels, events).items()]
+    for level, segment, start, end in attempts(events):
+        exact = [p for p in places if p[0] == level and p[1] == segment]
+        if not any(abs(p[2] - start) <= 50 for p in exact):
+            places.append((level, segment, start, end))  # an earlier attempt
+    for level, segment, start, end in sorted(places, key=lambda p: (p[1], p[2])):
         begin = timeline.at(segment, start)
         if begin is None:
             continue
@@ -183,7 +197,9 @@ def _contiguous(marks: list[tuple[int, int, str]], total: int) -> list[Chapter]:
     (a level over an event over a gap), and a repeated title goes on."""
     best: dict[int, tuple[int, str]] = {}
     for frame, priority, title in marks:
-        frame = min(max(frame, 0), total - 1)
+        if frame >= total:
+            continue  # after the video's end (a level cut short)
+        frame = max(frame, 0)
         if frame not in best or priority < best[frame][0]:
             best[frame] = (priority, title)
     if 0 not in best:
