@@ -33,6 +33,11 @@ class LevelRow:
     marks: list[Mark] = field(default_factory=list)
     start_png: str | None = None
     end_png: str | None = None
+    read_target: list[str] | None = None  # from the events, for a level that failed
+
+    @property
+    def target(self) -> list[str] | None:
+        return self.entry.get("target") or self.read_target
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.entry.get(key, default)
@@ -88,7 +93,10 @@ def load(folder: RunFolder) -> RunData:
     timeline = Timeline.of_run(run)
     places = level_frames(run.get("levels", []), events)
     marks: dict[int, list[Mark]] = {}
+    targets: dict[int, list[str]] = {}
     for event in events:
+        if event.get("event") == "target" and isinstance(event.get("target"), list):
+            targets[event.get("level")] = event["target"]
         if event.get("event") in PICTURE_EVENTS and event.get("level") is not None:
             kind = event.get("kind") or event.get("what") or event.get("event")
             picture = _file(folder.path, event.get("picture"))
@@ -107,6 +115,7 @@ def load(folder: RunFolder) -> RunData:
                 marks.get(number, []),
                 _file(folder.path, str(level_dir / "start.png")),
                 _file(folder.path, str(level_dir / "end.png")),
+                targets.get(number),
             )
         )
     return RunData(folder.path, run, events, rows, video, annotated)

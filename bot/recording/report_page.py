@@ -260,7 +260,7 @@ def _level_row(data: RunData, row: LevelRow, base: Path, longest: float) -> str:
         )
     return (
         f"<tr class='level' data-level='{row.level}'><td>{level}</td>"
-        f"<td>{target_svg(row.get('target'), data.run)}</td><td>{status}</td>"
+        f"<td>{target_svg(row.target, data.run)}</td><td>{status}</td>"
         f"<td class='num'>{keys}</td><td>{timing}</td><td>{marks or '-'}</td><td>{end}</td></tr>"
     )
 
@@ -312,7 +312,7 @@ def _compare_table(a: RunData, b: RunData) -> str:
     lines = []
     for level in sorted(set(rows_a) | set(rows_b)):
         ra, rb = rows_a.get(level), rows_b.get(level)
-        target = (ra or rb).get("target") if (ra or rb) else None
+        target = (ra and ra.target) or (rb and rb.target)
         diff = "-"
         if ra and rb and ra.get("seconds") is not None and rb.get("seconds") is not None:
             diff = f"{rb.get('seconds') - ra.get('seconds'):+.1f}"
