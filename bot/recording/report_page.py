@@ -271,7 +271,7 @@ def target_svg(target: object, run: dict, cell: int = 6) -> str:
         return "-"
     colours = stone_colours(run)
     width, height = max(len(r) for r in target) * cell, len(target) * cell
-    rects = [f"<rect width='{width}' height='{height}' fill='#0000c0'/>"]
+    rects = [f"<rect width='{width}' height='{height}' fill='#000000'/>"]
     for y, line in enumerate(target):
         for x, char in enumerate(line):
             if char in colours:
