@@ -17,6 +17,7 @@ apt_packages=(
     xvfb                  # a virtual X display when there is no screen
     pasmo                 # Z80 assembler for the practice game
     ffmpeg                # H.264 video of every run
+    chromium              # headless browser for the test of the run's report page
     python3-venv
 )
 
