@@ -30,12 +30,13 @@ dl.facts{display:grid;grid-template-columns:max-content auto;gap:.15em 1em;margi
 dl.facts dt{color:#555}dl.facts dd{margin:0}
 .player{display:flex;gap:1em;align-items:flex-start;flex-wrap:wrap}
 video{width:640px;max-width:100%;background:#000}
-ol.chapters{margin:0;padding-left:1.4em;max-height:480px;overflow:auto;min-width:9em}
+ol.chapters{margin:0;padding-left:2.2em;max-height:480px;overflow:auto;min-width:9em}
 table{border-collapse:collapse;width:100%}th,td{padding:.25em .5em;border-bottom:1px solid #ddd;
 text-align:left;vertical-align:middle}th{background:#f2f2f2}td.num{text-align:right}
 .bar{display:inline-block;height:.7em;background:#1f5fa8;vertical-align:middle}
-img.end{width:160px;image-rendering:pixelated}svg.target{display:block}
-.note{color:#666}.error{color:#c0392b}img.plot{max-width:100%}
+img.end{width:120px;image-rendering:pixelated}svg.target{display:block}
+.note{color:#666}.error{color:#c0392b}.plots{display:flex;flex-wrap:wrap;gap:1em}
+.plots figure{margin:0;flex:1 1 480px}.plots img{max-width:100%}a.seek.now{font-weight:bold}
 .runs{display:grid;grid-template-columns:1fr 1fr;gap:1em}
 """
 
@@ -47,6 +48,17 @@ document.querySelectorAll('a.seek').forEach(function (link) {
     event.preventDefault();
     video.currentTime = parseFloat(link.dataset.t);
     video.scrollIntoView({block: 'nearest'});
+  });
+});
+document.querySelectorAll('video').forEach(function (video) {
+  var links = Array.from(document.querySelectorAll('ol.chapters a.seek'))
+    .filter(function (link) { return (link.dataset.video || 'video') === video.id; });
+  video.addEventListener('timeupdate', function () {
+    var now = null;
+    links.forEach(function (link) {
+      if (parseFloat(link.dataset.t) <= video.currentTime + 0.01) { now = link; }
+    });
+    links.forEach(function (link) { link.classList.toggle('now', link === now); });
   });
 });
 """
@@ -68,8 +80,8 @@ def write_report(folder: RunFolder, out: Path | None = None) -> Path:
     path = out or folder.path / REPORT
     base = path.parent
     plots = _plots([data], base, path.stem)
-    body = _header(data, base) + _player(data, base, "video") + _plots_html(plots, base)
-    body += _levels_table(data, base)
+    body = _header(data, base) + _player(data, base, "video") + _levels_table(data, base)
+    body += _plots_html(plots, base)
     path.write_text(_page(f"logo-bot run {data.name}", body), encoding="utf-8")
     return path
 
@@ -208,11 +220,12 @@ def _plots(runs: Sequence[RunData], base: Path, stem: str) -> list[tuple[str, Pa
 
 
 def _plots_html(plots: list[tuple[str, Path]], base: Path) -> str:
-    return "".join(
-        f"<h2>{e(title)}</h2><img class='plot' alt='{e(title)}' "
-        f"src='{href(path.relative_to(base).as_posix())}'>"
+    figures = "".join(
+        f"<figure><h2>{e(title)}</h2><img class='plot' alt='{e(title)}' "
+        f"src='{href(path.relative_to(base).as_posix())}'></figure>"
         for title, path in plots
     )
+    return f"<div class='plots'>{figures}</div>"
 
 
 # -- the table of levels ---------------------------------------------------------------
