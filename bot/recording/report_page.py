@@ -30,13 +30,14 @@ dl.facts{display:grid;grid-template-columns:max-content auto;gap:.15em 1em;margi
 dl.facts dt{color:#555}dl.facts dd{margin:0}
 .player{display:flex;gap:1em;align-items:flex-start;flex-wrap:wrap}
 video{width:640px;max-width:100%;background:#000}
-ol.chapters{margin:0;padding-left:2.2em;max-height:480px;overflow:auto;min-width:9em}
+ol.chapters{margin:0;padding-left:2.2em;max-width:16em;max-height:480px;overflow:auto;min-width:9em}
 table{border-collapse:collapse;width:100%}th,td{padding:.25em .5em;border-bottom:1px solid #ddd;
 text-align:left;vertical-align:middle}th{background:#f2f2f2}td.num{text-align:right}
 .bar{display:inline-block;height:.7em;background:#1f5fa8;vertical-align:middle}
 img.end{width:120px;image-rendering:pixelated}svg.target{display:block}
 .note{color:#666}.error{color:#c0392b}.plots{display:flex;flex-wrap:wrap;gap:1em}
-.plots figure{margin:0;flex:1 1 480px}.plots img{max-width:100%}a.seek.now{font-weight:bold}
+.pics a{padding:0 .15em}.plots figure{margin:0;flex:1 1 480px}.plots img{max-width:100%}
+a.seek.now{font-weight:bold}
 .runs{display:grid;grid-template-columns:1fr 1fr;gap:1em}
 """
 
@@ -189,6 +190,12 @@ def _player(data: RunData, base: Path, video_id: str) -> str:
             f"data-t='{row.video_s:.3f}'>Level {row.level}</a> "
             f"<span class='note'>{e(clock(row.video_s))}</span></li>"
         )
+    missing = [str(row.level) for row in data.rows if row.video_s is None]
+    if missing:
+        items.append(
+            f"<li class='note' style='list-style:none'>not in the video: level "
+            f"{e(', '.join(missing))} (Fuse's movie of that part is missing)</li>"
+        )
     annotated = ""
     if data.annotated:
         annotated = (
@@ -259,12 +266,7 @@ def _level_row(data: RunData, row: LevelRow, base: Path, longest: float) -> str:
     if isinstance(seconds, (int, float)):
         width = max(1, round(120 * seconds / longest))
         timing = f"<span class='bar' style='width:{width}px'></span> {seconds:.1f}"
-    marks = ", ".join(
-        f"<a href='{href(_rel(data, m.picture, base))}'>{e(m.kind.replace('_', ' '))}</a>"
-        if m.picture
-        else e(m.kind.replace("_", " "))
-        for m in row.marks
-    )
+    marks = _marks(data, row, base)
     end = "-"
     if row.end_png:
         end = (
@@ -276,6 +278,23 @@ def _level_row(data: RunData, row: LevelRow, base: Path, longest: float) -> str:
         f"<td>{target_svg(row.target, data.run)}</td><td>{status}</td>"
         f"<td class='num'>{keys}</td><td>{timing}</td><td>{marks or '-'}</td><td>{end}</td></tr>"
     )
+
+
+def _marks(data: RunData, row: LevelRow, base: Path) -> str:
+    """Corrections and failures by kind, each numbered and linked to its picture."""
+    kinds: dict[str, list[str | None]] = {}
+    for mark in row.marks:
+        kinds.setdefault(mark.kind, []).append(mark.picture)
+    parts = []
+    for kind, pictures in kinds.items():
+        links = " ".join(
+            f"<a href='{href(_rel(data, picture, base))}'>{n}</a>"
+            for n, picture in enumerate(pictures, start=1)
+            if picture
+        )
+        parts.append(f"{e(kind.replace('_', ' '))} &times;{len(pictures)}" + (
+            f" <span class='pics'>{links}</span>" if links else ""))  # fmt: skip
+    return "<br>".join(parts)
 
 
 def target_svg(target: object, run: dict, cell: int = 6) -> str:

@@ -116,7 +116,8 @@ def test_corrections_link_their_pictures_and_the_end_pictures_show(failed_run):
         "failures/002-level003-failure-time_up.png",
     ]
     assert all((failed_run / link).is_file() for link in links)
-    assert "board" in page.text  # the unreadable frame, without a picture
+    assert "cursor ×1" in page.text and "time up ×1" in page.text  # by kind, counted
+    assert "board ×1" in page.text  # the unreadable frame, without a picture
     ends = [img["src"] for img in page.all("img", "end")]
     assert ends == ["levels/001/end.png", "levels/002/end.png"]  # level 3 failed: none
 
@@ -183,3 +184,12 @@ def test_the_report_and_runs_commands(failed_run, tmp_path, capsys, monkeypatch)
     assert "two different runs" in capsys.readouterr().err
     assert main(["report", "last", "--out", str(tmp_path / "x.txt"), "--video-dir", str(root)])
     assert ".html" in capsys.readouterr().err
+
+
+def test_levels_missing_from_the_video_are_named(tmp_path):
+    levels = [level(1), level(2, segment=2, start_frame=30, end_frame=90)]
+    folder = make_run(tmp_path, "20261123T000003Z-walkthrough", levels, segments={1: 0, 2: 120})
+    page = read(write_report(RunFolder(folder)))
+    seeks = [float(a["data-t"]) for a in page.all("a", "seek")]
+    assert seeks == pytest.approx([30 / 50.08] * 2, abs=0.001)
+    assert "not in the video: level 1" in page.text
