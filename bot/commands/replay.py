@@ -18,6 +18,8 @@ from bot.recording.encode import encode
 from bot.recording.events import read_events
 from bot.recording.folder import RunFolder, default_root, find_run
 from bot.recording.playback import compare_movies, play
+from bot.recording.report_data import REPLAY
+from bot.recording.report_page import write_report
 from bot.recording.rzx import cut, frame_count, truncate
 from bot.see.vision import Vision
 from bot.x11.display import XServer
@@ -149,7 +151,7 @@ def replay_run(
             rzx.unlink(missing_ok=True)
             played.append(Segment(number, 0.0, 0.0, speed, source, playback.movie))
             identical &= _same_pictures(folder, number, movie, 0, 0, _vision(run))
-    video = _video_path(args.video, folder.path / "replay.mp4") if want_video else None
+    video = _video_path(args.video, folder.path / REPLAY) if want_video else None
     encoded = encode(played, _vision(run), video)
     for seg in played:
         if seg.movie:
@@ -157,6 +159,9 @@ def replay_run(
     if video and encoded.video:
         _chapters(folder, run, encoded.video, Timeline.of_segments(encoded.frames))
         print(f"video: {video} ({encoded.video_frames} frames)")
+        if video == folder.path / REPLAY and not (run.get("video") or {}).get("path"):
+            report = write_report(folder)  # the run had no video: its page shows this one
+            print(f"report: {report.resolve().as_uri()}")
     last = segments[-1]
     want = _board(last.get("final_board"))
     if want is None and run.get("status") == "complete" and run.get("levels"):

@@ -13,6 +13,7 @@ from bot.recording.events import read_events
 from bot.recording.folder import RunFolder
 from bot.recording.video import EMULATED_RATE
 
+REPLAY = "replay.mp4"  # what 'logo-bot replay RUN --headless' writes
 PICTURE_EVENTS = ("correction", "unreadable", "failure", "level_gone", "target_unsolvable")
 
 
@@ -91,6 +92,11 @@ def load(folder: RunFolder) -> RunData:
     video = _file(folder.path, (run.get("video") or {}).get("path"))
     annotated = _file(folder.path, (run.get("annotated") or {}).get("path"))
     timeline = Timeline.of_run(run)
+    if video is None and (folder.path / REPLAY).is_file():
+        # made later by 'logo-bot replay RUN --headless': every recorded frame, in order
+        video = REPLAY
+        frames = {s["number"]: s.get("rzx_frames") or 0 for s in run.get("segments", [])}
+        timeline = Timeline.of_segments({n: f for n, f in frames.items() if f})
     places = level_frames(run.get("levels", []), events)
     marks: dict[int, list[Mark]] = {}
     targets: dict[int, list[str]] = {}

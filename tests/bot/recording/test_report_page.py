@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -193,3 +194,16 @@ def test_levels_missing_from_the_video_are_named(tmp_path):
     seeks = [float(a["data-t"]) for a in page.all("a", "seek")]
     assert seeks == pytest.approx([30 / 50.08] * 2, abs=0.001)
     assert "not in the video: level 1" in page.text
+
+
+def test_a_run_without_video_shows_the_replay_made_later(tmp_path):
+    levels = [level(1, segment=1, start_frame=76, end_frame=135)]
+    folder = make_run(tmp_path, "20261123T000004Z-walkthrough", levels, segments={1: 300})
+    run = json.loads((folder / "run.json").read_text())
+    run["video"].update(path=None, error="not recorded (--no-video)")
+    run["segments"][0].update(movie_frames=None, rzx_frames=300)
+    (folder / "run.json").write_text(json.dumps(run))
+    (folder / "video.mp4").rename(folder / "replay.mp4")
+    page = read(write_report(RunFolder(folder)))
+    assert [v["src"] for v in page.all("video")] == ["replay.mp4"]
+    assert float(page.all("a", "seek")[0]["data-t"]) == pytest.approx(76 / 50.08, abs=0.001)
