@@ -48,6 +48,7 @@ class Chromium:
             binary, "--headless", "--no-sandbox", "--disable-gpu", "--mute-audio",
             "--disable-background-networking", "--disable-component-update", "--disable-sync",
             "--no-first-run", "--no-default-browser-check", "--disable-extensions",
+            "--disable-dev-shm-usage",  # containers often have a tiny /dev/shm
             f"--user-data-dir={profile}", f"--window-size={size[0]},{size[1]}",
             "--remote-debugging-pipe", "about:blank",
         ]  # fmt: skip
