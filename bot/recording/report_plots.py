@@ -20,7 +20,7 @@ def _pyplot():
     matplotlib.use("Agg")  # files only: never a window
     import matplotlib.pyplot as plt
 
-    plt.rcParams.update({"svg.hashsalt": "logo-bot", "font.size": 9})
+    plt.rcParams.update({"svg.hashsalt": "logo-bot", "svg.fonttype": "none", "font.size": 9})
     return plt
 
 
@@ -40,7 +40,7 @@ def keys_plot(runs: Sequence[RunData], path: Path) -> Path:
         for index, data in enumerate(runs):
             colour = RUN_COLOURS[index % len(RUN_COLOURS)]
             times, keys = keys_over_time(data)
-            label = data.name if len(runs) > 1 else "keys sent in levels"
+            label = data.name if len(runs) > 1 else "keys pressed in levels (every attempt)"
             ax.step(times, keys, where="post", color=colour, label=label, linewidth=1.4)
             for names, marker, what in (
                 (("correction",), "x", "correction"),

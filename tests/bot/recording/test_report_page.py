@@ -10,7 +10,9 @@ import pytest
 
 from bot.cli import main
 from bot.recording.folder import RunFolder
+from bot.recording.report_data import keys_over_time, load, moments
 from bot.recording.report_page import write_compare, write_report
+from bot.recording.report_plots import keys_plot, seconds_plot
 from tests.bot.recording.run_folders import NASTY, TARGET, level, make_run
 
 
@@ -207,3 +209,20 @@ def test_a_run_without_video_shows_the_replay_made_later(tmp_path):
     page = read(write_report(RunFolder(folder)))
     assert [v["src"] for v in page.all("video")] == ["replay.mp4"]
     assert float(page.all("a", "seek")[0]["data-t"]) == pytest.approx(76 / 50.08, abs=0.001)
+
+
+def test_keys_over_time_count_only_keys_pressed_in_levels(failed_run):
+    data = load(RunFolder(failed_run))
+    times, keys = keys_over_time(data)
+    assert keys == [2, 3]  # ["p", "p"] in level 1, ["a"] in level 2; none outside levels
+    assert times == pytest.approx([85 / 50.08, 200 / 50.08], abs=0.01)
+    assert moments(data, ("correction",)) == pytest.approx([210 / 50.08], abs=0.01)
+
+
+def test_the_plots_of_two_runs_name_both(failed_run, tmp_path):
+    other = make_run(tmp_path / "b", "20261124T000000Z-walkthrough", [level(1), level(2)])
+    runs = [load(RunFolder(failed_run)), load(RunFolder(other))]
+    for plot in (keys_plot, seconds_plot):
+        svg = plot(runs, tmp_path / f"{plot.__name__}.svg").read_text()
+        assert svg.count("20261123T000000Z-walkthrough") >= 1
+        assert svg.count("20261124T000000Z-walkthrough") >= 1
