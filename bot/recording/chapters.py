@@ -9,6 +9,7 @@ frames are estimates from the wall clock.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import shutil
@@ -266,8 +267,6 @@ def write_chapters(video: Path, items: Sequence[Chapter]) -> str | None:
 
 def read_chapters(video: Path) -> list[tuple[float, float, str]]:
     """(start s, end s, title) of each chapter in ``video``, read by ffprobe."""
-    import json
-
     binary = shutil.which("ffprobe")
     if binary is None:
         return []
