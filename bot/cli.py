@@ -13,7 +13,8 @@ COMMANDS = {
     "show": "read a screen (live Fuse or a PNG): target, board, cursor and the plan",
     "calibrate": "check a calibration profile on a screen and draw what it read",
     "replay": "play a recorded run, or one level of it, back in Fuse exactly",
-    "runs": "list the recorded runs with their results",
+    "runs": "list the recorded runs with their results and report pages",
+    "report": "write a run's report.html (video, levels, plots), or compare two runs",
 }
 
 USAGE = """usage: logo-bot COMMAND [options]
@@ -29,6 +30,7 @@ Run 'logo-bot COMMAND --help' for a command's options. Examples:
   logo-bot walkthrough --levels 1-10 --speed 200
   logo-bot level 94 --display :0         watch level 94 on your own screen
   logo-bot replay last --level 2         level 2 of the latest run, again
+  logo-bot runs --open                   the latest run's report in your browser
   logo-bot walkthrough --tape LOGO.TAP --profile logo-part1
 
 {exit_codes}

@@ -2,9 +2,9 @@
 
 Complete: ``run.json`` and ``events.jsonl`` are there and follow their schemas
 (``recordings/*.schema.json``), the video holds as many frames as ``run.json`` says,
-and every input recording it names exists. Valid also means consistent with itself:
-the levels it lists as done have their target as end board, and every restart and
-crash noted in the events is there.
+every input recording it names exists, and so does ``report.html``. Valid also means
+consistent with itself: the levels it lists as done have their target as end board,
+and every restart and crash noted in the events is there.
 """
 
 from __future__ import annotations
@@ -64,6 +64,8 @@ def check_folder(path: Path, status: str | None = "complete") -> FolderCheck:
             f"{len(run.get('segments', []))} segments for {check.count('restart')} restarts"
         )
     _video(check)
+    if not (check.path / "report.html").is_file():
+        check.problems.append("report.html is missing (Recording.finish writes it)")
     return check
 
 

@@ -19,6 +19,7 @@ apt_packages=(
     openbox icewm fluxbox # window managers the desktop tests run Fuse under
     pasmo                 # Z80 assembler for the practice game
     ffmpeg                # H.264 video of every run
+    chromium              # headless browser for the test of the run's report page
     python3-venv
 )
 

@@ -14,10 +14,13 @@ from bot.errors import BotError, InputError, UsageError, exit_codes_help
 from bot.fuse.session import Segment
 from bot.profile import load_profile
 from bot.recording import video_replay
+from bot.recording.chapters import Piece, Timeline, chapters, write_chapters
 from bot.recording.encode import encode
 from bot.recording.events import read_events
 from bot.recording.folder import RunFolder, default_root, find_run
 from bot.recording.playback import compare_movies, play
+from bot.recording.report_data import REPLAY
+from bot.recording.report_page import write_report
 from bot.recording.rzx import cut, frame_count, truncate
 from bot.see.vision import Vision
 from bot.x11.display import XServer
@@ -176,13 +179,17 @@ def replay_run(
             rzx.unlink(missing_ok=True)
             played.append(Segment(number, 0.0, 0.0, speed, source, playback.movie))
             identical &= _same_pictures(folder, number, movie, 0, 0, _vision(run))
-    video = _video_path(args.video, folder.path / "replay.mp4") if want_video else None
+    video = _video_path(args.video, folder.path / REPLAY) if want_video else None
     encoded = encode(played, _vision(run), video)
     for seg in played:
         if seg.movie:
             seg.movie.unlink(missing_ok=True)
     if video and encoded.video:
+        _chapters(folder, run, encoded.video, Timeline.of_segments(encoded.frames))
         print(f"video: {video} ({encoded.video_frames} frames)")
+        if video == folder.path / REPLAY and not (run.get("video") or {}).get("path"):
+            report = write_report(folder)  # the run had no video: its page shows this one
+            print(f"report: {report.resolve().as_uri()}")
     last = segments[-1]
     want = _board(last.get("final_board"))
     if want is None and run.get("status") == "complete" and run.get("levels"):
@@ -220,6 +227,8 @@ def replay_level(
     identical = _same_pictures(folder, segment, movie, first, 1, _vision(run))
     movie.unlink(missing_ok=True)
     if video and encoded.video:
+        timeline = Timeline([Piece(segment, encoded.frames.get(1, 0), first)])
+        _chapters(folder, run, encoded.video, timeline)
         print(f"video: {video} ({encoded.video_frames} frames)")
     want = _board(entry.get("movie_end_board") or entry.get("end_board"))
     verdict = _verdict(f"level {number}'s end", want, encoded.final_boards.get(1))
@@ -240,6 +249,12 @@ def _same_pictures(
     differ = result.compared - result.identical - result.same_game
     print(line + (f"; {differ} show another game" if differ else ""))
     return result.matches
+
+
+def _chapters(folder: RunFolder, run: dict[str, Any], video: Path, timeline: Timeline) -> None:
+    """The run's chapters (levels, menus, recoveries) in the replay's video."""
+    events = read_events(folder.events) if folder.events.is_file() else []
+    write_chapters(video, chapters(timeline, run.get("levels", []), events))
 
 
 def _level_frames(folder: RunFolder, run: dict[str, Any], entry: dict[str, Any]):

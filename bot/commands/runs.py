@@ -4,21 +4,27 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
+import subprocess
 import sys
+import webbrowser
 from datetime import datetime
 from pathlib import Path
 
 from bot.commands.common import add_output_options, setup_logging
 from bot.errors import UsageError
 from bot.play.progress import clock
-from bot.recording.folder import default_root, list_runs
+from bot.recording.folder import RunFolder, default_root, list_runs
+from bot.recording.report_page import REPORT, write_report
 
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="logo-bot runs",
         description="List the recorded runs (one folder each) with their date, mode, levels "
-        "done, status and duration. Replay one with 'logo-bot replay NAME'.",
+        "done, status, duration and report page. Replay one with 'logo-bot replay NAME'; "
+        "write or refresh a report with 'logo-bot report NAME'.",
     )
     p.add_argument(
         "--video-dir",
@@ -27,11 +33,17 @@ def parser() -> argparse.ArgumentParser:
         help="where run folders are (default: recordings/ or $LOGO_BOT_RECORDINGS)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object per run")
+    p.add_argument(
+        "--open",
+        action="store_true",
+        help="open the newest run's report.html in the desktop's default browser (writing "
+        "it first if the run has none)",
+    )
     add_output_options(p)
     return p
 
 
-def row(name: str, run: dict) -> dict[str, object]:
+def row(name: str, run: dict, report: Path | None = None) -> dict[str, object]:
     totals = run.get("totals") or {}
     requested = run.get("requested") or {}
     wanted = (
@@ -50,6 +62,7 @@ def row(name: str, run: dict) -> dict[str, object]:
         "status": run.get("status"),
         "seconds": run.get("seconds"),
         "video": (run.get("video") or {}).get("path"),
+        "report": str(report) if report is not None and report.is_file() else None,
     }
 
 
@@ -59,10 +72,13 @@ def main(argv: list[str] | None = None) -> int:
     root = args.video_dir or default_root()
     if args.video_dir and not root.is_dir():
         raise UsageError(f"--video-dir {root}: no such folder")
+    runs = list_runs(root)
+    if args.open:
+        return open_report(runs, root)
     rows = []
-    for folder in list_runs(root):
+    for folder in runs:
         try:
-            rows.append(row(folder.name, json.loads(folder.run_json.read_text())))
+            rows.append(row(folder.name, json.loads(folder.run_json.read_text()), _report(folder)))
         except (OSError, ValueError, KeyError, TypeError) as exc:
             rows.append({"folder": folder.name, "status": f"unreadable run.json ({exc})"})
     if args.json:
@@ -72,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     if not rows:
         print(f"no recorded runs in {root}")
         return 0
-    header = ("FOLDER", "DATE (UTC)", "MODE", "LEVELS", "DONE", "STATUS", "DURATION")
+    header = ("FOLDER", "DATE (UTC)", "MODE", "LEVELS", "DONE", "STATUS", "DURATION", "REPORT")
     table = [header]
     for r in rows:
         started = r.get("started")
@@ -88,10 +104,53 @@ def main(argv: list[str] | None = None) -> int:
                 done,
                 str(r.get("status")),
                 clock(seconds) if isinstance(seconds, (int, float)) else "-",
+                str(r.get("report") or "-"),
             )
         )
     widths = [max(len(line[i]) for line in table) for i in range(len(header))]
     for line in table:
         print("  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip())
     print(f"\n{len(rows)} runs in {root}")
+    if not any(r.get("report") for r in rows):
+        print("no report pages yet: 'logo-bot report RUN' writes one")
     return 0
+
+
+def _report(folder: RunFolder) -> Path:
+    return folder.path / REPORT
+
+
+def open_report(runs: list[RunFolder], root: Path) -> int:
+    """Open the newest run's report in the default browser, writing it when missing."""
+    if not runs:
+        raise UsageError(f"no recorded runs in {root}", hint="run logo-bot walkthrough first")
+    folder = runs[-1]
+    path = _report(folder)
+    if not path.is_file():
+        path = write_report(folder)
+    uri = path.resolve().as_uri()
+    if not open_in_browser(uri):
+        raise UsageError(
+            f"no desktop browser to open {uri}",
+            hint="open that address in a browser yourself (no display here, or no "
+            "browser is set up: xdg-open and Python's webbrowser found none)",
+        )
+    print(f"opened {uri}")
+    return 0
+
+
+def open_in_browser(uri: str) -> bool:
+    """True when a desktop browser was started on ``uri`` (xdg-open, else webbrowser)."""
+    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        return False
+    opener = shutil.which("xdg-open")
+    if opener is not None:
+        result = subprocess.run(
+            [opener, uri], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False
+        )
+        if result.returncode == 0:
+            return True
+    try:
+        return webbrowser.open(uri)
+    except webbrowser.Error:
+        return False

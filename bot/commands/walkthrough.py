@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import os
 import sys
+from pathlib import Path
 
 from bot.commands.common import (
     add_attach_options,
@@ -114,7 +115,7 @@ def run(args: argparse.Namespace, first: int | None = None, last: int | None = N
         if recording is not None:
             recording.requested = (first, last)
             folder = recording.folder.path
-            stack.callback(lambda: progress.stream.write(f"recorded in {folder}\n"))
+            stack.callback(lambda: progress.stream.write(_recorded(folder)))
             stack.enter_context(recording)
             options = recording.fuse_files(options)
         if args.attach:
@@ -177,3 +178,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     args.mode, args.command = "walkthrough", ["logo-bot", "walkthrough", *argv]
     return run(args)
+
+
+def _recorded(folder: Path) -> str:
+    """Where the run went, and its page when it was written."""
+    report = folder / "report.html"
+    line = f"recorded in {folder}\n"
+    if report.is_file():
+        line += f"report: {report.resolve().as_uri()}\n"
+    return line

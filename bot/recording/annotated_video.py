@@ -137,15 +137,21 @@ def render(store: FrameStore, path: Path, state: RunState, total: int | None) ->
 
 
 def _segment_offsets(state: RunState, store: FrameStore) -> dict[int, int]:
-    """Where each segment starts on the video's timeline (its movie frames, if known)."""
+    """Where each segment starts on the video's timeline."""
     offsets: dict[int, int] = {}
     at = 0
+    for number, frames in segment_frames(state, store).items():
+        offsets[number] = at
+        at += frames
+    return offsets
+
+
+def segment_frames(state: RunState, store: FrameStore) -> dict[int, int]:
+    """Frames of each segment on the annotated video's timeline, in order: its movie
+    frames if known, else up to the last frame the bot grabbed in it."""
     numbers = sorted({e.segment for e in store.entries})
     last_frame = {n: max(e.frame for e in store.entries if e.segment == n) for n in numbers}
-    for number in numbers:
-        offsets[number] = at
-        at += state.movie_frames.get(number, last_frame[number] + 1)
-    return offsets
+    return {n: state.movie_frames.get(n, last_frame[n] + 1) for n in numbers}
 
 
 def blank(state: RunState, text: str) -> np.ndarray:

@@ -22,8 +22,9 @@ from bot.errors import BotError
 from bot.fuse.session import Session, SessionOptions
 from bot.play.env import LogoEnv, Observation
 from bot.profile import Profile
+from bot.recording.chapters import Timeline, chapters, write_chapters
 from bot.recording.encode import Encoded, encode
-from bot.recording.events import EventLog
+from bot.recording.events import EventLog, read_events
 from bot.recording.folder import RunFolder
 from bot.recording.recorder import Recorder
 from bot.recording.run_state import LevelStart, RecordOptions, RunState
@@ -211,7 +212,9 @@ class Recording:
             content["annotated"] = self._annotated(encoded)
             if self.capture is not None:
                 content["video"]["captured"] = getattr(self, "capture_info", None)
+            self._chapters(content, encoded)
             self._write_json(content)
+            self._report()
         finally:
             self.events.close()
             root = logging.getLogger()
@@ -276,6 +279,42 @@ class Recording:
 
         total = sum(encoded.frames.values()) or None
         return render(self.frames_seen, self.folder.annotated, self.state, total)
+
+    def _video_frames(self, encoded: Encoded) -> dict[int, int]:
+        """Emulated frames each segment has in video.mp4: Fuse's movie frames, or for an
+        attached run the captured time at the measured speed (one segment)."""
+        info = getattr(self, "capture_info", None)
+        if self.capture is None or not info or not info.get("frames"):
+            return encoded.frames
+        return {1: round(info["captured_s"] * info["speed"] / 100 * FPS)}
+
+    def _chapters(self, content: dict[str, Any], encoded: Encoded) -> None:
+        """Chapters (levels, menus, code screens, recoveries) into video.mp4 and
+        annotated.mp4; run.json says how many each got."""
+        events = read_events(self.folder.events)
+        levels = content.get("levels", [])
+        if encoded.video is not None and encoded.video.is_file():
+            items = chapters(Timeline.of_segments(self._video_frames(encoded)), levels, events)
+            failed = write_chapters(encoded.video, items)
+            content["video"]["chapters"] = 0 if failed else len(items)
+        annotated = content.get("annotated")
+        if annotated and annotated.get("path") and self.frames_seen is not None:
+            from bot.recording.annotated_video import segment_frames
+
+            timeline = Timeline.of_segments(segment_frames(self.state, self.frames_seen))
+            items = chapters(timeline, levels, events)
+            failed = write_chapters(self.folder.annotated, items)
+            annotated["chapters"] = 0 if failed else len(items)
+
+    def _report(self) -> None:
+        """report.html; a run is never lost over its page, so a failure is only logged."""
+        from bot.recording.report_page import write_report
+
+        try:
+            path = write_report(self.folder)
+            log.info("report: %s", path)
+        except Exception as exc:  # the run folder is complete without it
+            log.warning("no report.html: %s: %s", type(exc).__name__, exc)
 
     def _write_json(self, content: dict[str, Any]) -> None:
         tmp = self.folder.run_json.with_suffix(".json.tmp")

@@ -16,6 +16,7 @@ import pytest
 
 from bot.fuse.emulator import Fuse, FuseConfig
 from bot.profile import load_profile
+from bot.recording.chapters import read_chapters
 from bot.recording.events import read_events
 from bot.recording.video import probe
 from bot.x11.grab import open_grabber
@@ -141,6 +142,9 @@ def test_attached_from_level_1_it_finishes_the_levels_and_leaves_fuse_running(
     # replay: no RZX, so the video of a level, and a word on why
     level_2 = run["levels"][1]
     assert 0 <= level_2["video_start_s"] < level_2["video_end_s"]
+    marks = {title: start for start, _, title in read_chapters(Path(run["_folder"]) / "video.mp4")}
+    assert marks["Level 2"] == pytest.approx(level_2["video_start_s"], abs=0.1)
+    assert (Path(run["_folder"]) / "report.html").is_file()
     folder = run["_folder"]
     argv = ["replay", folder, "--level", "2", "--headless"]
     with bot_process(argv, watchdog_s=60) as process:

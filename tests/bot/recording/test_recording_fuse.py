@@ -17,6 +17,7 @@ from bot.cli import main
 from bot.fuse.session import Session, SessionOptions
 from bot.play.env import LogoEnv
 from bot.profile import REPO_ROOT, load_profile
+from bot.recording.chapters import read_chapters
 from bot.recording.events import read_events
 from bot.recording.folder import list_runs
 from bot.recording.recording import Recording, RecordOptions
@@ -126,6 +127,15 @@ def test_video_has_every_emulated_frame_and_annotated_matches(recorded):
     annotated = probe(recorded / "annotated.mp4")
     assert annotated["frames"] == info["frames"] == run["annotated"]["frames"]
     assert annotated["width"] == 640 and annotated["height"] > 480
+    # the same chapters in both, a level's at its exact start frame
+    chapters = read_chapters(recorded / "video.mp4")
+    assert chapters == read_chapters(recorded / "annotated.mp4")
+    assert run["video"]["chapters"] == run["annotated"]["chapters"] == len(chapters)
+    starts = {title: start for start, _, title in chapters}
+    for entry in run["levels"]:
+        assert starts[f"Level {entry['level']}"] == pytest.approx(
+            entry["start_frame"] / 50.08, abs=0.001
+        )
 
 
 def test_replay_of_the_whole_run_reaches_the_same_board(recorded, xserver, capsys):
@@ -138,6 +148,8 @@ def test_replay_of_the_whole_run_reaches_the_same_board(recorded, xserver, capsy
     frames = run["frames"]["movie"]
     assert pictures(out) == (frames, frames)
     assert probe(video)["frames"] == frames
+    titles = [title for _, _, title in read_chapters(video)]
+    assert titles == [title for _, _, title in read_chapters(recorded / "video.mp4")]
 
 
 def test_replay_of_level_2_alone_reproduces_its_end_board(recorded, xserver, capsys):

@@ -1,0 +1,74 @@
+"""``logo-bot report RUN``: write a run's report.html (or two runs side by side)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+from pathlib import Path
+
+from bot.commands.common import add_output_options, setup_logging
+from bot.errors import UsageError
+from bot.recording.folder import default_root, find_run
+from bot.recording.report_page import write_compare, write_report
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="logo-bot report",
+        description=textwrap.fill(
+            "Write a run's report.html into its folder: status, levels, keys against the "
+            "fewest, corrections, restarts and versions; the video with a list of levels that "
+            "jumps to each one; a table of levels with their targets, times, corrections "
+            "(linked to their pictures) and end pictures; and plots of keys over time and "
+            "seconds per level. The page needs no network: open it from the folder. Every "
+            "run writes its report at the end; this command writes it again (for example "
+            "after 'logo-bot replay RUN --headless' made a video).",
+            79,
+        ),
+        epilog="RUN is a run folder, a folder name under the recordings directory (or the\n"
+        "start of one), or 'last'. Examples:\n"
+        "  logo-bot report last\n"
+        "  logo-bot report --compare RUN1 RUN2          RUN1/compare-RUN2.html\n"
+        "  logo-bot report --compare RUN1 RUN2 --out both.html",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("run", metavar="RUN", nargs="?", help="the run (default: last)")
+    p.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("RUN1", "RUN2"),
+        help="put two runs side by side (written into RUN1's folder unless --out)",
+    )
+    p.add_argument("--out", type=Path, metavar="FILE", help="write the page here instead")
+    p.add_argument(
+        "--video-dir",
+        type=Path,
+        metavar="DIR",
+        help="where run folders are (default: recordings/ or $LOGO_BOT_RECORDINGS)",
+    )
+    add_output_options(p)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(sys.argv[1:] if argv is None else argv)
+    setup_logging(args.verbose)
+    root = args.video_dir or default_root()
+    if args.compare and args.run:
+        raise UsageError("give either RUN or --compare RUN1 RUN2, not both")
+    out = args.out
+    if out is not None:
+        if out.suffix.lower() not in (".html", ".htm"):
+            raise UsageError(f"--out {out}: give a file name ending in .html")
+        if not out.parent.is_dir():
+            raise UsageError(f"--out {out}: the folder {out.parent} does not exist")
+    if args.compare:
+        first, second = (find_run(spec, root) for spec in args.compare)
+        if first.path.resolve() == second.path.resolve():
+            raise UsageError("--compare: give two different runs")
+        path = write_compare(first, second, out)
+    else:
+        path = write_report(find_run(args.run or "last", root), out)
+    print(f"report: {path.resolve().as_uri()}")
+    return 0

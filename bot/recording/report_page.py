@@ -1,0 +1,375 @@
+"""``report.html``: one page that shows a run at a glance, from ``file://`` with no
+network: the numbers, the video with a list of levels that seeks it, a table of levels
+and two plots. Every text from the run is escaped; every file is linked relatively."""
+
+from __future__ import annotations
+
+import html
+import logging
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from urllib.parse import quote
+
+from bot.play.progress import clock
+from bot.recording.folder import RunFolder
+from bot.recording.report_data import LevelRow, RunData, load
+from bot.recording.report_plots import keys_plot, seconds_plot
+
+log = logging.getLogger(__name__)
+REPORT = "report.html"
+STONE = {"1": "#f80000", "2": "#00fc00", "3": "#f800f8", "4": "#f8fc00"}  # the practice game
+
+STYLE = """
+body{font:14px/1.4 system-ui,sans-serif;margin:1.5em auto;max-width:1100px;padding:0 1em;
+color:#222}
+h1{font-size:1.4em;margin:.2em 0}h2{font-size:1.1em;margin:1.4em 0 .4em}
+.status{display:inline-block;padding:.1em .6em;border-radius:.3em;color:#fff;background:#777}
+.complete{background:#3a7d44}.failed{background:#c0392b}.aborted{background:#888}
+dl.facts{display:grid;grid-template-columns:max-content auto;gap:.15em 1em;margin:.5em 0}
+dl.facts dt{color:#555}dl.facts dd{margin:0}
+.player{display:flex;gap:1em;align-items:flex-start;flex-wrap:wrap}
+video{width:640px;max-width:100%;background:#000}
+ol.chapters{margin:0;padding-left:2.2em;max-width:16em;max-height:480px;overflow:auto;min-width:9em}
+table{border-collapse:collapse;width:100%}th,td{padding:.25em .5em;border-bottom:1px solid #ddd;
+text-align:left;vertical-align:middle}th{background:#f2f2f2}td.num{text-align:right}
+.bar{display:inline-block;height:.7em;background:#1f5fa8;vertical-align:middle}
+img.end{width:120px;image-rendering:pixelated}svg.target{display:block}
+.note{color:#666}.error{color:#c0392b}.plots{display:flex;flex-wrap:wrap;gap:1em}
+.pics a{padding:0 .15em}.plots figure{margin:0;flex:1 1 480px}.plots img{max-width:100%}
+a.seek.now{font-weight:bold}
+.runs{display:grid;grid-template-columns:1fr 1fr;gap:1em}
+"""
+
+SCRIPT = """
+document.querySelectorAll('a.seek').forEach(function (link) {
+  link.addEventListener('click', function (event) {
+    var video = document.getElementById(link.dataset.video || 'video');
+    if (!video) { return; }
+    event.preventDefault();
+    video.currentTime = parseFloat(link.dataset.t);
+    video.scrollIntoView({block: 'nearest'});
+  });
+});
+document.querySelectorAll('video').forEach(function (video) {
+  var links = Array.from(document.querySelectorAll('ol.chapters a.seek'))
+    .filter(function (link) { return (link.dataset.video || 'video') === video.id; });
+  video.addEventListener('timeupdate', function () {
+    var now = null;
+    links.forEach(function (link) {
+      if (parseFloat(link.dataset.t) <= video.currentTime + 0.01) { now = link; }
+    });
+    links.forEach(function (link) { link.classList.toggle('now', link === now); });
+  });
+});
+"""
+
+
+def e(value: object) -> str:
+    """``value`` as HTML text (quotes too, so it can go into attributes)."""
+    return html.escape("" if value is None else str(value), quote=True)
+
+
+def href(path: str) -> str:
+    """A relative link to ``path`` (a POSIX path), percent-encoded and then escaped."""
+    return e(quote(path))
+
+
+def write_report(folder: RunFolder, out: Path | None = None) -> Path:
+    """Write the run's report (``report.html`` in its folder, or ``out``); returns its path."""
+    data = load(folder)
+    path = out or folder.path / REPORT
+    base = path.parent
+    plots = _plots([data], base, path.stem)
+    body = _header(data, base) + _player(data, base, "video") + _levels_table(data, base)
+    body += _plots_html(plots, base)
+    path.write_text(_page(f"logo-bot run {data.name}", body), encoding="utf-8")
+    return path
+
+
+def write_compare(first: RunFolder, second: RunFolder, out: Path | None = None) -> Path:
+    """Two runs side by side; written into the first run's folder unless ``out``."""
+    a, b = load(first), load(second)
+    path = out or first.path / f"compare-{second.path.name}.html"
+    base = path.parent
+    plots = _plots([a, b], base, path.stem)
+    cells = "".join(
+        f"<div>{_header(d, base, 'h2')}{_player(d, base, f'video{i}')}</div>"
+        for i, d in enumerate((a, b))
+    )
+    body = f"<h1>{e(a.name)} against {e(b.name)}</h1><div class='runs'>{cells}</div>"
+    body += _plots_html(plots, base) + _compare_table(a, b)
+    path.write_text(_page(f"logo-bot: {a.name} against {b.name}", body), encoding="utf-8")
+    return path
+
+
+def _page(title: str, body: str) -> str:
+    return (
+        "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
+        f"<title>{e(title)}</title><meta name='viewport' content='width=device-width'>"
+        f"<style>{STYLE}</style></head><body>{body}<script>{SCRIPT}</script></body></html>\n"
+    )
+
+
+def _rel(data: RunData, relative: str, base: Path) -> str:
+    """A path in ``data``'s folder, relative to the page's folder ``base``."""
+    return Path(os.path.relpath(data.folder / relative, base)).as_posix()
+
+
+# -- the header ------------------------------------------------------------------------
+def _header(data: RunData, base: Path, tag: str = "h1") -> str:
+    run, totals = data.run, data.totals
+    status = str(run.get("status") or "unknown")
+    facts: list[tuple[str, str]] = []
+    facts.append(("levels done", f"{totals.get('levels_done', 0)} of {data.requested}"
+                  + _levels_span(data)))  # fmt: skip
+    seconds = run.get("seconds")
+    wall = clock(seconds) if isinstance(seconds, (int, float)) else "-"
+    facts.append(("wall time", e(f"{wall} (started {run.get('started') or '-'})")))
+    facts.append(("speed", e(f"{data.speed} %") if data.speed else "-"))
+    keys = totals.get("keys_sent", 0)
+    facts.append(("keys", e(f"{keys} sent, fewest planned {totals.get('fewest_presses', 0)}, "
+                            f"lower bound {totals.get('lower_bound', 0)}")))  # fmt: skip
+    corrections = totals.get("corrections") or {}
+    facts.append(("corrections", _counts(corrections)))
+    failures = data.failures_by_kind()
+    facts.append(("failures", _counts(failures)))
+    facts.append(("restarts of Fuse", e(f"{totals.get('restarts', 0)} "
+                                        f"({data.count('crash')} after a crash)")))  # fmt: skip
+    facts.append(("versions", _versions(run.get("versions") or {})))
+    facts.append(("command", f"<code>{e(' '.join(map(str, run.get('command') or [])))}</code>"))
+    error = run.get("error")
+    if error:
+        facts.append(("stopped because", f"<span class='error'>{e(error)}</span>"))
+    rows = "".join(f"<dt>{e(k)}</dt><dd>{v}</dd>" for k, v in facts)
+    return (
+        f"<{tag}>{e(data.name)} <span class='status {e(status)}'>{e(status)}</span></{tag}>"
+        f"<dl class='facts'>{rows}</dl>"
+    )
+
+
+def _levels_span(data: RunData) -> str:
+    wanted = data.run.get("requested") or {}
+    if wanted.get("first") is None:
+        return ""
+    return e(f" (levels {wanted['first']}-{wanted['last']})")
+
+
+def _counts(counts: dict) -> str:
+    if not counts:
+        return "none"
+    return e(", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sorted(counts.items())))
+
+
+def _versions(versions: dict) -> str:
+    parts = []
+    for name in ("logo_bot", "fuse", "python", "skoolkit"):
+        if versions.get(name):
+            parts.append(f"{name.replace('_', '-')} {versions[name]}")
+    game = versions.get("game") or {}
+    if game.get("sha256"):
+        parts.append(f"game {Path(str(game.get('path') or '')).name} {game['sha256'][:12]}")
+    return e(", ".join(parts) or "-")
+
+
+# -- the video -------------------------------------------------------------------------
+def _player(data: RunData, base: Path, video_id: str) -> str:
+    if data.video is None:
+        why = (data.run.get("video") or {}).get("error") or "the video is missing"
+        return (
+            "<h2>Video</h2><p class='note'>No video: "
+            f"{e(why)}. <code>logo-bot replay {e(data.folder.name)} --headless</code> "
+            "makes one from the run's input recording, when it has one.</p>"
+        )
+    items = []
+    for row in data.rows:
+        if row.video_s is None:
+            continue
+        items.append(
+            f"<li><a class='seek' href='#{e(video_id)}' data-video='{e(video_id)}' "
+            f"data-t='{row.video_s:.3f}'>Level {row.level}</a> "
+            f"<span class='note'>{e(clock(row.video_s))}</span></li>"
+        )
+    missing = [str(row.level) for row in data.rows if row.video_s is None]
+    if missing:
+        items.append(
+            f"<li class='note' style='list-style:none'>not in the video: level "
+            f"{e(', '.join(missing))} (Fuse's movie of that part is missing)</li>"
+        )
+    annotated = ""
+    if data.annotated:
+        annotated = (
+            f"<p><a href='{href(_rel(data, data.annotated, base))}'>annotated video</a> "
+            "(what the bot read, drawn on the frames it grabbed)</p>"
+        )
+    return (
+        "<h2>Video</h2><div class='player'>"
+        f"<video id='{e(video_id)}' controls preload='metadata' "
+        f"src='{href(_rel(data, data.video, base))}'></video>"
+        f"<ol class='chapters'>{''.join(items)}</ol></div>{annotated}"
+    )
+
+
+# -- plots -----------------------------------------------------------------------------
+def _plots(runs: Sequence[RunData], base: Path, stem: str) -> list[tuple[str, Path]]:
+    """The SVG plots next to the page (``<page>-keys.svg``, ``<page>-seconds.svg``)."""
+    out = []
+    for title, make, suffix in (
+        ("Keys over the run (x: corrections, o: failures)", keys_plot, "keys"),
+        ("Seconds per level", seconds_plot, "seconds"),
+    ):
+        path = base / f"{stem}-{suffix}.svg"
+        try:
+            out.append((title, make(runs, path)))
+        except (ImportError, OSError, ValueError) as exc:
+            log.warning("no plot %s: %s", path.name, exc)
+    return out
+
+
+def _plots_html(plots: list[tuple[str, Path]], base: Path) -> str:
+    figures = "".join(
+        f"<figure><h2>{e(title)}</h2><img class='plot' alt='{e(title)}' "
+        f"src='{href(path.relative_to(base).as_posix())}'></figure>"
+        for title, path in plots
+    )
+    return f"<div class='plots'>{figures}</div>"
+
+
+# -- the table of levels ---------------------------------------------------------------
+def _levels_table(data: RunData, base: Path) -> str:
+    if not data.rows:
+        return "<h2>Levels</h2><p class='note'>No level was reached.</p>"
+    longest = max((r.get("seconds") or 0 for r in data.rows), default=0) or 1
+    head = (
+        "<tr><th>level</th><th>target</th><th>status</th><th>keys / fewest (bound)</th>"
+        "<th>seconds</th><th>corrections and failures</th><th>end</th></tr>"
+    )
+    body = "".join(_level_row(data, row, base, longest) for row in data.rows)
+    return f"<h2>Levels</h2><table id='levels'><thead>{head}</thead><tbody>{body}</tbody></table>"
+
+
+def _level_row(data: RunData, row: LevelRow, base: Path, longest: float) -> str:
+    level = f"{row.level}"
+    if row.video_s is not None and data.video:
+        level = f"<a class='seek' href='#video' data-t='{row.video_s:.3f}'>{row.level}</a>"
+    status = e(row.get("status"))
+    if row.get("reason"):
+        status += f"<br><span class='note'>{e(row.get('reason'))}</span>"
+    if (row.get("attempts") or 1) > 1:
+        status += f"<br><span class='note'>{e(row.get('attempts'))} attempts</span>"
+    keys = "-"
+    if row.get("keys_sent") is not None:
+        keys = e(f"{row.get('keys_sent')} / {row.get('planned_presses')} "
+                 f"({row.get('lower_bound')})")  # fmt: skip
+    seconds = row.get("seconds")
+    timing = "-"
+    if isinstance(seconds, (int, float)):
+        width = max(1, round(120 * seconds / longest))
+        timing = f"<span class='bar' style='width:{width}px'></span> {seconds:.1f}"
+    marks = _marks(data, row, base)
+    end = "-"
+    if row.end_png:
+        end = (
+            f"<a href='{href(_rel(data, row.end_png, base))}'><img class='end' loading='lazy' "
+            f"alt='level {row.level} at its end' src='{href(_rel(data, row.end_png, base))}'></a>"
+        )
+    return (
+        f"<tr class='level' data-level='{row.level}'><td>{level}</td>"
+        f"<td>{target_svg(row.target, data.run)}</td><td>{status}</td>"
+        f"<td class='num'>{keys}</td><td>{timing}</td><td>{marks or '-'}</td><td>{end}</td></tr>"
+    )
+
+
+def _marks(data: RunData, row: LevelRow, base: Path) -> str:
+    """Corrections and failures by kind, each numbered and linked to its picture."""
+    kinds: dict[str, list[str | None]] = {}
+    for mark in row.marks:
+        kinds.setdefault(mark.kind, []).append(mark.picture)
+    parts = []
+    for kind, pictures in kinds.items():
+        links = " ".join(
+            f"<a href='{href(_rel(data, picture, base))}'>{n}</a>"
+            for n, picture in enumerate(pictures, start=1)
+            if picture
+        )
+        parts.append(f"{e(kind.replace('_', ' '))} &times;{len(pictures)}" + (
+            f" <span class='pics'>{links}</span>" if links else ""))  # fmt: skip
+    return "<br>".join(parts)
+
+
+def target_svg(target: object, run: dict, cell: int = 6) -> str:
+    """A small picture of a target board (rows of '.1234') as inline SVG."""
+    if not isinstance(target, list) or not target or not all(isinstance(r, str) for r in target):
+        return "-"
+    colours = stone_colours(run)
+    width, height = max(len(r) for r in target) * cell, len(target) * cell
+    rects = [f"<rect width='{width}' height='{height}' fill='#000000'/>"]
+    for y, line in enumerate(target):
+        for x, char in enumerate(line):
+            if char in colours:
+                rects.append(
+                    f"<rect x='{x * cell}' y='{y * cell}' width='{cell - 1}' height='{cell - 1}' "
+                    f"fill='{colours[char]}'/>"
+                )
+    label = e("target: " + " / ".join(target))
+    return (
+        f"<svg class='target' width='{width}' height='{height}' role='img' "
+        f"aria-label='{label}'>{''.join(rects)}</svg>"
+    )
+
+
+def stone_colours(run: dict) -> dict[str, str]:
+    """Stone value -> CSS colour, from the profile recorded in run.json (else the
+    practice game's)."""
+    settings = (run.get("profile") or {}).get("settings") or {}
+    palette = settings.get("palette") or {}
+    values = (settings.get("values") or {}).get("preview") or {}
+    out = dict(STONE)
+    for value, name in values.items():
+        rgb = palette.get(name)
+        if isinstance(rgb, list) and len(rgb) == 3 and all(isinstance(c, int) for c in rgb):
+            out[str(value)] = "#{:02x}{:02x}{:02x}".format(*rgb)
+    return out
+
+
+# -- two runs --------------------------------------------------------------------------
+def _compare_table(a: RunData, b: RunData) -> str:
+    rows_a = {r.level: r for r in a.rows}
+    rows_b = {r.level: r for r in b.rows}
+    head = (
+        "<tr><th>level</th><th>target</th>"
+        f"<th>{e(a.name)}: status, keys, seconds</th><th>{e(b.name)}: status, keys, seconds</th>"
+        "<th>difference in seconds</th></tr>"
+    )
+    lines = []
+    for level in sorted(set(rows_a) | set(rows_b)):
+        ra, rb = rows_a.get(level), rows_b.get(level)
+        target = (ra and ra.target) or (rb and rb.target)
+        diff = "-"
+        if ra and rb and ra.get("seconds") is not None and rb.get("seconds") is not None:
+            diff = f"{rb.get('seconds') - ra.get('seconds'):+.1f}"
+        lines.append(
+            f"<tr class='level' data-level='{level}'><td>{level}</td>"
+            f"<td>{target_svg(target, a.run)}</td><td>{_brief(ra, 'video0')}</td>"
+            f"<td>{_brief(rb, 'video1')}</td><td class='num'>{e(diff)}</td></tr>"
+        )
+    return (
+        f"<h2>Levels</h2><table id='levels'><thead>{head}</thead>"
+        f"<tbody>{''.join(lines)}</tbody></table>"
+    )
+
+
+def _brief(row: LevelRow | None, video_id: str) -> str:
+    if row is None:
+        return "<span class='note'>not played</span>"
+    text = e(f"{row.get('status')}, {row.get('keys_sent', '-')} keys, ")
+    seconds = row.get("seconds")
+    text += e(f"{seconds:.1f} s" if isinstance(seconds, (int, float)) else "- s")
+    if row.marks:
+        text += e(f", {len(row.marks)} corrections or failures")
+    if row.video_s is not None:
+        text += (
+            f" <a class='seek' href='#{e(video_id)}' data-video='{e(video_id)}' "
+            f"data-t='{row.video_s:.3f}'>watch</a>"
+        )
+    return text
