@@ -83,7 +83,7 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
         "--no-take-focus",
         dest="take_focus",
         action="store_false",
-        help="never take the keyboard focus back: pause and say so instead",
+        help="never take the keyboard focus back or raise a covered Fuse: pause and say so instead",
     )
     group.add_argument("--name", help="player name typed at the start (default: the profile's)")
 
@@ -150,8 +150,9 @@ def add_safety_options(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=1.0,
         metavar="SECONDS",
-        help="when another window takes the keyboard focus, wait this long before taking it "
-        "back (default 1; with --no-take-focus the bot waits until you click Fuse)",
+        help="when another window takes the keyboard focus or covers Fuse, wait this long "
+        "before taking it back or raising Fuse (default 1; with --no-take-focus the bot waits "
+        "until you click Fuse or the other window goes)",
     )
     group.add_argument(
         "--max-attempts",

@@ -196,3 +196,30 @@ def test_a_window_moved_during_a_level_is_followed(openbox):
         assert env.observe().target == LEVELS[1]
         result = walk.player.play_level(obs)
         assert result.end_board == LEVELS[1]
+
+
+@pytest.mark.timeout(60)  # the bot waits for as long as Fuse stays covered
+def test_a_window_raised_over_fuse_gtk_is_noticed_and_fuse_raised_again(openbox, tmp_path):
+    """A managed window opens over the picture (and openbox gives it the focus): no key
+    goes anywhere while it covers Fuse; after the grace the bot asks the window manager to
+    activate Fuse, which raises it, and typing goes on; the other window got no key."""
+    options = gtk_options(openbox, focus_grace_s=0.2)
+    with Session.open(PROFILE, options) as session:
+        env = at_name_prompt(session)
+        picture = session.grabber.picture
+        events = events_of(session.focus_policy)
+        at = (picture.left + 50, picture.top + 50)
+        with FocusThief(openbox.display, tmp_path / "keys.jsonl", at=at) as thief:
+            deadline = time.monotonic() + 10
+            while not session.cover.covered(fresh=True):
+                assert time.monotonic() < deadline, "the window never covered Fuse"
+                time.sleep(0.02)
+            session.keys.type_text("XYZ")  # waits, raises Fuse, then drops the burst
+            assert not session.cover.covered(fresh=True)
+            session.keys.type_text("XYZ")
+            assert name_typed(env) == "XYZ"
+            assert thief.keys_received() == 0, thief.events()
+    assert events[0][0] == "covered"
+    regained = [d for e, d in events if e == "regained"]
+    assert regained[0]["reason"] == "covered" and regained[0]["how"] == "taken_back"
+    assert regained[0]["waited_s"] >= 0.2
