@@ -26,6 +26,7 @@ from solvers.cursor import keys_for
 from solvers.levels import load_level_list
 from solvers.order import fewest_presses
 from tests.bot.bot_process import bot_process
+from tests.bot.desktop import desktop
 from tests.game.gamefuse import LAYOUT, field, shows
 
 pytestmark = pytest.mark.fuse
@@ -37,9 +38,10 @@ LEVELS = {lv.number: lv.board for lv in load_level_list(PROFILE.resolve(PROFILE.
 class Person:
     """Someone at the display with their own Fuse: slow, careful key presses."""
 
-    def __init__(self, display: str, speed: int = 200, scale: int = 1) -> None:
+    def __init__(self, display: str, speed: int = 200, scale: int = 1, build: str = "sdl") -> None:
         snapshot = PROFILE.resolve(PROFILE.game["snapshot"])
-        self.fuse = Fuse.start(FuseConfig(snapshot=snapshot, speed=speed, scale=scale), display)
+        config = FuseConfig(snapshot=snapshot, speed=speed, scale=scale, build=build)
+        self.fuse = Fuse.start(config, display)
         self.scale = scale
         self.keys = XTestKeys(display, self.fuse.window_id, KeyTiming(120, 120))
         self.keys.focus()
@@ -213,12 +215,24 @@ def test_attached_to_fuse_sdl_at_3x(xserver, tmp_path):
         person.close()
 
 
+@pytest.fixture
+def gtk_person_on_openbox():
+    """fuse-gtk at 2x on a desktop with openbox, started by the test, as a person's own."""
+    with desktop("openbox") as server:
+        someone = Person(server.display, scale=2, build="gtk")
+        try:
+            yield server, someone
+        finally:
+            someone.close()
+
+
 def test_attached_mid_level_with_a_wrong_stone_it_takes_it_back_and_finishes(
-    xserver, tmp_path, person
+    tmp_path, gtk_person_on_openbox
 ):
+    server, person = gtk_person_on_openbox
     person.to_level_1()
     person.place((4, 5), (1, 1), then=(6, 10))  # one stone of a plan, one wrong stone
-    code, err, run = run_attached(xserver, tmp_path, "--levels", "1-3")
+    code, err, run = run_attached(server, tmp_path, "--levels", "1-3")
     assert code == 0, err
     assert [lv["status"] for lv in run["levels"]] == ["done"] * 3
     for entry in run["levels"]:
