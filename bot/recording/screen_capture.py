@@ -56,6 +56,7 @@ class ScreenCapture:
         self.grabs = 0
         self.late = 0  # grabs that came after their slot had passed (skipped slots)
         self.error: str | None = None
+        self.cpu_s = 0.0
         self.started: float | None = None
         self.stopped: float | None = None
         self._stop = threading.Event()
@@ -117,6 +118,7 @@ class ScreenCapture:
                         due = time.monotonic()
                 self.stopped = time.monotonic()
         finally:
+            self.cpu_s = time.thread_time()  # what the capture cost the machine
             close()
 
     def pixels(self, kept: Kept) -> np.ndarray:
@@ -137,6 +139,7 @@ class ScreenCapture:
             "rate": round(float(self.rate), 3), "speed": speed_percent,
             "captured_s": round(captured_s, 3),
             "grabs": self.grabs, "late_slots": self.late, "error": self.error,
+            "cpu_s": round(self.cpu_s, 3),
         }  # fmt: skip
         try:
             if not self.kept:
