@@ -1,11 +1,13 @@
 """Shared fixtures: a private Xvfb for the whole test session (CI has no display), and
-recordings that go to a temporary folder unless a test names its own."""
+recordings that go to a temporary folder unless a test names its own; and a check that
+the ``fuse`` mark is on exactly the tests that run Fuse (tests/fuse_marks.py)."""
 
 from __future__ import annotations
 
 import pytest
 
 from bot.x11.display import XServer
+from tests.fuse_marks import FuseWatch, verdict
 
 
 @pytest.fixture(scope="session")
@@ -19,3 +21,12 @@ def xserver():
 def recordings_in_tmp(tmp_path_factory, monkeypatch):
     """No test writes into the repository's recordings/: the default root is temporary."""
     monkeypatch.setenv("LOGO_BOT_RECORDINGS", str(tmp_path_factory.mktemp("recordings")))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    with FuseWatch() as watch:
+        outcome = yield
+    wrong = verdict(item.get_closest_marker("fuse") is not None, bool(watch.seen))
+    if wrong is not None and outcome.excinfo is None:
+        outcome.force_exception(pytest.fail.Exception(f"{item.nodeid}: {wrong}"))

@@ -169,6 +169,8 @@ class Recording:
             self.frames_seen.level, self.frames_seen.plan = level, ()
 
     def seen(self, obs: Observation) -> None:
+        if self.capture is not None:
+            self.capture.offer(obs.frame, obs.at)
         if self.frames_seen is not None:
             self.frames_seen.add(obs, *self.frame_at(obs.at))
 

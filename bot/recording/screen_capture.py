@@ -57,6 +57,8 @@ class ScreenCapture:
         self.late = 0  # grabs that came after their slot had passed (skipped slots)
         self.error: str | None = None
         self.cpu_s = 0.0
+        self.reused = 0  # slots filled with a frame the bot had just grabbed itself
+        self._offered: tuple[np.ndarray, float] | None = None
         self.started: float | None = None
         self.stopped: float | None = None
         self._stop = threading.Event()
@@ -75,6 +77,11 @@ class ScreenCapture:
     def retime(self, speed_percent: float) -> None:
         """The speed has been measured: grab every ``step`` frames at it from now on."""
         self.interval_s = self.interval_for(speed_percent)
+
+    def offer(self, frame: np.ndarray, at: float) -> None:
+        """A frame the bot grabbed at monotonic time ``at``: a slot due about then uses it
+        instead of grabbing again (the bot looks far more often than the video needs)."""
+        self._offered = (frame, at)
 
     def start(self) -> ScreenCapture:
         self._thread.start()
@@ -99,11 +106,16 @@ class ScreenCapture:
                     wait = due - time.monotonic()
                     if wait > 0 and self._stop.wait(wait):
                         break
-                    try:
-                        frame = grab()
-                    except Exception as exc:  # Fuse closed: the video ends here
-                        self.error = f"capture stopped: {exc}"
-                        break
+                    offered = self._offered
+                    if offered is not None and abs(offered[1] - due) <= self.interval_s / 2:
+                        frame = offered[0]
+                        self.reused += 1
+                    else:
+                        try:
+                            frame = grab()
+                        except Exception as exc:  # Fuse closed: the video ends here
+                            self.error = f"capture stopped: {exc}"
+                            break
                     at = time.monotonic() - self.started
                     self.grabs += 1
                     if last is None or not np.array_equal(frame, last):
@@ -138,7 +150,8 @@ class ScreenCapture:
             "path": None, "frames": None, "codec": None,
             "rate": round(float(self.rate), 3), "speed": speed_percent,
             "captured_s": round(captured_s, 3),
-            "grabs": self.grabs, "late_slots": self.late, "error": self.error,
+            "grabs": self.grabs, "reused": self.reused, "late_slots": self.late,
+            "error": self.error,
             "cpu_s": round(self.cpu_s, 3),
         }  # fmt: skip
         try:

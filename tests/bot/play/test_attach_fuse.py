@@ -255,3 +255,16 @@ def test_attached_at_a_code_screen_it_learns_the_code_and_plays_on(xserver, tmp_
     events = read_events(Path(run["_folder"]) / "events.jsonl")
     assert next(e["screen"] for e in events if e["event"] == "take_over") == "code"
     assert any(e["event"] == "code_seen" and e["level"] == 6 for e in events)
+
+
+def test_level_attached_plays_the_level_on_screen(xserver, tmp_path, person):
+    person.to_level_1()
+    args = ["level", "1", "--attach", "--display", xserver.display, "--video-dir", str(tmp_path)]
+    with bot_process(args, watchdog_s=120) as process:
+        _, err = process.communicate(timeout=110)
+    assert process.returncode == 0, err
+    (folder,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    run = json.loads((folder / "run.json").read_text())
+    assert run["mode"] == "level" and run["fuse"]["attached"]
+    assert [(lv["level"], lv["status"]) for lv in run["levels"]] == [(1, "done")]
+    assert person.fuse.alive()

@@ -74,3 +74,20 @@ def test_a_grab_that_fails_ends_the_video_with_what_was_captured(tmp_path):
     time.sleep(0.5)
     info = capture.render(tmp_path / "v.mp4", 100)
     assert info["frames"] == 5 and "BadWindow" in info["error"]
+
+
+def test_frames_the_bot_just_grabbed_are_used_instead_of_grabbing_again(tmp_path):
+    grabbed = {"n": 0}
+    picture = np.zeros((8, 8, 3), dtype=np.uint8)
+
+    def grab():
+        grabbed["n"] += 1
+        return picture
+
+    capture = ScreenCapture(lambda: (grab, lambda: None), tmp_path / "f.tmp", 100).start()
+    deadline = time.monotonic() + 0.6
+    while time.monotonic() < deadline:  # the bot looks every 2 ms
+        capture.offer(picture, time.monotonic())
+        time.sleep(0.002)
+    info = capture.render(tmp_path / "v.mp4", 100)
+    assert info["reused"] >= 0.8 * info["grabs"] and grabbed["n"] <= 0.2 * info["grabs"] + 1

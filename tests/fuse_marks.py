@@ -1,0 +1,74 @@
+"""The ``fuse`` mark tells the truth: a test marked ``fuse`` runs Fuse, and a test that
+runs Fuse is marked, so that ``-m "not fuse"`` runs every unit test and nothing else.
+
+While a test runs, a thread looks every 50 ms for fuse-sdl or fuse-gtk processes that
+descend from this one (started by the test, by a fixture it uses, or by a bot it runs
+as a subprocess)."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+FUSES = ("fuse-sdl", "fuse-gtk")
+
+
+def fuse_descendants() -> set[int]:
+    """PIDs of Fuse processes below this one, read from /proc."""
+    parents: dict[int, int] = {}
+    fuses: list[int] = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1 : stat.rindex(")")]
+        parents[int(entry.name)] = int(stat[stat.rindex(")") + 2 :].split()[1])
+        if name in FUSES:
+            fuses.append(int(entry.name))
+    me, found = os.getpid(), set()
+    for pid in fuses:
+        parent = parents.get(pid, 0)
+        while parent > 1:
+            if parent == me:
+                found.add(pid)
+                break
+            parent = parents.get(parent, 0)
+    return found
+
+
+class FuseWatch:
+    """Fuse processes seen below this process while the block runs."""
+
+    def __init__(self, every_s: float = 0.05) -> None:
+        self.every_s = every_s
+        self.seen: set[int] = set()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="fuse-watch", daemon=True)
+
+    def _run(self) -> None:
+        while True:
+            self.seen |= fuse_descendants()
+            if self._stop.wait(self.every_s):
+                self.seen |= fuse_descendants()
+                return
+
+    def __enter__(self) -> FuseWatch:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def verdict(marked: bool, ran_fuse: bool) -> str | None:
+    """What is wrong with the mark, or None."""
+    if marked and not ran_fuse:
+        return "marked fuse, but it runs no Fuse: take the mark off (it is a unit test)"
+    if ran_fuse and not marked:
+        return "it runs Fuse but is not marked: add @pytest.mark.fuse"
+    return None
