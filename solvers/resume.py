@@ -11,7 +11,10 @@ has none.
 RESET (the game's ``take_back``) pops the undo stack: the last placed stone empties and
 its stone neighbours go down by one, i.e. ``board.undo``. The stack holds one entry per
 stone on the board, so when only the board is known, ``stone_count`` RESETs always empty
-it; with the ``history`` (moves in order) the fewest RESETs are found by popping.
+it; with the ``history`` (moves in order) the fewest RESETs are found by popping. A bot
+that sees the board can also reach that fewest without the history: press RESET once,
+re-read the board, and stop as soon as ``reachable`` says yes. RESET leaves the cursor
+where it is.
 """
 
 from __future__ import annotations
