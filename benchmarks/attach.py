@@ -107,7 +107,8 @@ def main() -> int:
         f"({100 * (captured.get('cpu_s') or 0) / play_s:.1f} % of one core)"
     )
     print(
-        f"capture: {captured.get('grabs')} grabs, {captured.get('late_slots')} late slots, "
+        f"capture: {captured.get('grabs')} slots ({captured.get('reused')} from the bot's own "
+        f"frames), {captured.get('late_slots')} late, "
         f"video {captured.get('frames')} frames at {captured.get('rate')} fps, "
         f"written in {captured.get('seconds_to_encode')} s after play"
     )

@@ -15,7 +15,8 @@ from solvers.board import Board, Cell
 from solvers.cursor import DEFAULT_KEYS
 from solvers.levels import Level, LevelFormatError, parse_level_list, read_text
 from solvers.order import Ordering, fewest_presses, keys_for
-from solvers.planner import count_solutions, solutions, solve
+from solvers.planner import Unsolvable, count_solutions, solutions, solve
+from solvers.resume import Resumed, resume
 
 PROG = "logo-solve"
 COUNT_LIMIT = 1_000_000
@@ -34,6 +35,12 @@ example:
 
   $ logo-solve game/levels.txt --level 2 --keys
   $ logo-solve one.txt --json --start 3,5 --wrap
+  $ logo-solve one.txt --from-board now.txt --start 4,2
+
+--from-board finishes a level already in progress: FILE is the board as it stands,
+in the same text format. When its stones rule the target out, every stone must be
+taken back first (the board alone does not tell the order they went in, and RESET
+undoes the last one placed); the RESETs to press are printed on stderr.
 
 The level text is an 'R C' line and R rows of '.1234' ('.' is empty); a list holds
 levels separated by blank lines (see README, "Level text format"). Each printed line
@@ -91,6 +98,11 @@ def _parser() -> argparse.ArgumentParser:
         help="cell where the cursor starts (default 1,1)",
     )
     parser.add_argument(
+        "--from-board",
+        metavar="FILE",
+        help="the board as it stands now (level text format): finish the level from there",
+    )
+    parser.add_argument(
         "--wrap", action="store_true", help="the cursor wraps round the board edges"
     )
     parser.add_argument(
@@ -143,11 +155,35 @@ def _summary(found: Ordering, start: Cell, budget: float) -> str:
     return f"{head}; not proven fewest within {budget:g} s (lower bound {found.lower_bound})"
 
 
+def _now(args: argparse.Namespace, stdin: TextIO, target: Board) -> Board | None:
+    """The board as it stands (``--from-board``), checked against the target's size."""
+    if args.from_board is None:
+        return None
+    if args.all is not None or args.count:
+        raise UsageError("--from-board plans moves; it does not go with --all or --count")
+    if args.from_board == "-" and args.file == "-":
+        raise UsageError("the target and --from-board cannot both come from standard input")
+    text, source = _read(args.from_board, stdin)
+    now = _pick_level(parse_level_list(text, source), None, source).board
+    if (now.rows, now.cols) != (target.rows, target.cols):
+        raise UsageError(
+            f"{source} is {now.rows}x{now.cols} but the target is {target.rows}x{target.cols}"
+        )
+    return now
+
+
+def _resets(done: Resumed) -> str:
+    if done.resets == 0:
+        return "no RESET needed"
+    return f"press RESET {done.resets} time(s) first, back to an empty board"
+
+
 def _run(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
     text, source = _read(args.file, stdin)
     level = _pick_level(parse_level_list(text, source), args.level, source)
     board = level.board
     start = _parse_start(args.start, board)
+    now = _now(args, stdin, board)
     if args.keys is not None and len(args.keys) != 5:
         raise UsageError(f"--keys wants 5 keys (up, down, left, right, act), not {args.keys!r}")
     if args.all is not None and args.all < 1:
@@ -185,7 +221,17 @@ def _run(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> i
         if not args.json:
             out.write("\n".join(_lines(p) for p in found_all))
     else:
-        found = fewest_presses(board, start=start, wrap=args.wrap, budget_s=args.budget)
+        if now is None:
+            found = fewest_presses(board, start=start, wrap=args.wrap, budget_s=args.budget)
+        else:
+            try:
+                done = resume(board, now, start, wrap=args.wrap, budget_s=args.budget)
+            except Unsolvable as exc:  # solve() said yes above: cannot happen
+                raise UsageError(str(exc)) from None
+            found = done.ordering
+            report["resets"] = done.resets
+            report["board_after_resets"] = done.board.rows_text()
+            err.write(f"{_resets(done)}\n")
         size = (board.rows, board.cols)
         report.update(
             plan=[list(c) for c in found.plan],

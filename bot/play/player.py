@@ -18,8 +18,8 @@ from bot.profile import Keys, Profile
 from solvers.board import Board, Cell, act
 from solvers.cursor import alternating, moves
 from solvers.order import Ordering, fewest_presses
-from solvers.partial import finish
 from solvers.planner import solve
+from solvers.resume import plan_from, resume
 
 
 @dataclass
@@ -234,14 +234,21 @@ class Player:
         many stones were taken back."""
         taken = 0
         while True:
-            result = finish(target, board, cursor, self.keys.wrap)
+            verdict = plan_from(target, board)
             self.env.note(
-                "pick_up", board=str(board), reachable=result.reachable, reason=result.reason
+                "pick_up", board=str(board), reachable=verdict.solved, reason=verdict.reason
             )
-            if result.reachable:
-                return board, cursor, result.ordering, taken
+            if verdict.solved:
+                if not verdict.plan:
+                    return board, cursor, None, taken
+                return (
+                    board,
+                    cursor,
+                    resume(target, board, cursor, wrap=self.keys.wrap).ordering,
+                    taken,
+                )
             if not board.stone_count:
-                raise LevelFailed(f"the target cannot be built: {result.reason}")
+                raise LevelFailed(f"the target cannot be built: {verdict.reason}")
             if taken > target.rows * target.cols:
                 raise LevelFailed("RESET does not take the stones back")
             step = self.step([self.keys.reset], lambda o, b=board: o.board != b, self.settle + 4)

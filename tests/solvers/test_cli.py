@@ -167,3 +167,33 @@ def test_installed_command(tmp_path):
     done = subprocess.run([str(script), str(target)], capture_output=True, text=True)
     assert done.returncode == 0
     verify(parse_level(LEVEL_1), plan_of(done.stdout))
+
+
+def test_from_board_finishes_a_level_in_progress(capsys, tmp_path):
+    target = tmp_path / "target.txt"
+    target.write_text(LEVEL_1)
+    good = tmp_path / "good.txt"  # moves 4 5 and 3 6 of a valid plan already made
+    good.write_text(
+        "6 10\n..........\n..........\n.....1....\n....1.....\n..........\n..........\n"
+    )
+    code, out, err = run(capsys, str(target), "--from-board", str(good), "--json")
+    report = json.loads(out)
+    assert code == 0 and report["resets"] == 0 and "no RESET needed" in err
+    moves = [tuple(m) for m in report["plan"]]
+    assert sorted(moves) == [(2, 5), (3, 4), (3, 5)]
+    verify(parse_level(LEVEL_1), [(4, 5), (3, 6), *moves])
+
+    wrong = tmp_path / "wrong.txt"  # a stone the target leaves empty
+    wrong.write_text(
+        "6 10\n1.........\n..........\n.....1....\n..........\n..........\n..........\n"
+    )
+    code, out, err = run(capsys, str(target), "--from-board", str(wrong))
+    assert code == 0 and "press RESET 2 time(s) first" in err
+    verify(parse_level(LEVEL_1), [tuple(map(int, ln.split())) for ln in out.splitlines()])
+
+    small = tmp_path / "small.txt"
+    small.write_text("1 2\n1.\n")
+    code, _, err = run(capsys, str(target), "--from-board", str(small))
+    assert code == 2 and "small.txt is 1x2 but the target is 6x10" in err
+    code, _, err = run(capsys, str(target), "--from-board", str(good), "--count")
+    assert code == 2 and "does not go with --all or --count" in err
