@@ -23,10 +23,31 @@ def recordings_in_tmp(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("LOGO_BOT_RECORDINGS", str(tmp_path_factory.mktemp("recordings")))
 
 
+FUSE_FIXTURES: set[str] = set()  # fixtures whose setup ran Fuse (module-scoped runs)
+_ran: dict[str, bool] = {}
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_fixture_setup(fixturedef, request):
+    with FuseWatch() as watch:
+        yield
+    if watch.ran_fuse:
+        FUSE_FIXTURES.add(fixturedef.argname)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item):
+    with FuseWatch() as watch:
+        yield
+    _ran[item.nodeid] = watch.ran_fuse
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_call(item):
     with FuseWatch() as watch:
         outcome = yield
-    wrong = verdict(item.get_closest_marker("fuse") is not None, bool(watch.seen))
+    ran = watch.ran_fuse or _ran.pop(item.nodeid, False)
+    ran = ran or any(name in FUSE_FIXTURES for name in item.fixturenames)
+    wrong = verdict(item.get_closest_marker("fuse") is not None, ran)
     if wrong is not None and outcome.excinfo is None:
         outcome.force_exception(pytest.fail.Exception(f"{item.nodeid}: {wrong}"))

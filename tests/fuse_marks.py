@@ -1,13 +1,15 @@
 """The ``fuse`` mark tells the truth: a test marked ``fuse`` runs Fuse, and a test that
 runs Fuse is marked, so that ``-m "not fuse"`` runs every unit test and nothing else.
 
-While a test runs, a thread looks every 50 ms for fuse-sdl or fuse-gtk processes that
-descend from this one (started by the test, by a fixture it uses, or by a bot it runs
-as a subprocess)."""
+A test runs Fuse when, during its setup or call, this process starts fuse-sdl or
+fuse-gtk (``FuseWatch`` wraps ``subprocess.Popen``, so a Fuse that dies at once counts),
+or a thread that looks every 50 ms sees one descending from this process (a bot run as
+a subprocess starts it), or when it uses a fixture whose setup ran Fuse."""
 
 from __future__ import annotations
 
 import os
+import subprocess
 import threading
 from pathlib import Path
 
@@ -25,8 +27,11 @@ def fuse_descendants() -> set[int]:
             stat = (entry / "stat").read_text()
         except OSError:
             continue
-        name = stat[stat.index("(") + 1 : stat.rindex(")")]
-        parents[int(entry.name)] = int(stat[stat.rindex(")") + 2 :].split()[1])
+        try:
+            name = stat[stat.index("(") + 1 : stat.rindex(")")]
+            parents[int(entry.name)] = int(stat[stat.rindex(")") + 2 :].split()[1])
+        except (ValueError, IndexError):  # a process going away as it is read
+            continue
         if name in FUSES:
             fuses.append(int(entry.name))
     me, found = os.getpid(), set()
@@ -41,13 +46,15 @@ def fuse_descendants() -> set[int]:
 
 
 class FuseWatch:
-    """Fuse processes seen below this process while the block runs."""
+    """Fuse processes started or seen below this process while the block runs."""
 
     def __init__(self, every_s: float = 0.05) -> None:
         self.every_s = every_s
         self.seen: set[int] = set()
+        self.started = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="fuse-watch", daemon=True)
+        self._popen_init = subprocess.Popen.__init__
 
     def _run(self) -> None:
         while True:
@@ -57,12 +64,26 @@ class FuseWatch:
                 return
 
     def __enter__(self) -> FuseWatch:
+        real, watch = self._popen_init, self
+
+        def counting(popen, args, *rest, **kwargs):  # the real Popen, counted
+            first = args if isinstance(args, str | bytes | os.PathLike) else args[0]
+            if os.path.basename(os.fsdecode(first)) in FUSES:
+                watch.started += 1
+            real(popen, args, *rest, **kwargs)
+
+        subprocess.Popen.__init__ = counting  # type: ignore[method-assign]
         self._thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
+        subprocess.Popen.__init__ = self._popen_init  # type: ignore[method-assign]
         self._stop.set()
         self._thread.join()
+
+    @property
+    def ran_fuse(self) -> bool:
+        return bool(self.seen or self.started)
 
 
 def verdict(marked: bool, ran_fuse: bool) -> str | None:

@@ -107,6 +107,7 @@ def run(args: argparse.Namespace, first: int | None = None, last: int | None = N
     abort_key = check_abort_key(args.abort_key or profile.abort_key, game_keys(profile))
     progress = Progress(last - first + 1)
     options = session_options(args)
+    code_table(profile)  # a bad level file is bad input: said before any game starts
     check_attach(args)
     if not args.attach:
         fuse_config(profile, options).check_files()  # bad input leaves no run folder behind

@@ -11,12 +11,11 @@ from bot.cli import main
 from bot.profile import load_profile
 from solvers.levels import load_level_list
 
-pytestmark = pytest.mark.fuse
-
 PRACTICE = load_profile("practice")
 LEVELS = load_level_list(PRACTICE.resolve(PRACTICE.game["levels"]))
 
 
+@pytest.mark.fuse
 def test_the_original_tapes_profile_plays_a_tape(xserver, tmp_path, capsys):
     tape = PRACTICE.resolve("game/build/practice.tap")
     argv = ["walkthrough", "--profile", "logo-part1", "--tape", str(tape), "--levels", "1-2"]
