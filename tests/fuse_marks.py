@@ -3,8 +3,8 @@ runs Fuse is marked, so that ``-m "not fuse"`` runs every unit test and nothing 
 
 A test runs Fuse when, during its setup or call, this process starts fuse-sdl or
 fuse-gtk (``FuseWatch`` wraps ``subprocess.Popen``, so a Fuse that dies at once counts),
-or a thread that looks every 50 ms sees one descending from this process (a bot run as
-a subprocess starts it), or when it uses a fixture whose setup ran Fuse."""
+or a thread that looks every 50 ms sees a new one descending from this process (a bot
+run as a subprocess starts it), or when it uses a fixture whose setup ran Fuse."""
 
 from __future__ import annotations
 
@@ -29,10 +29,11 @@ def fuse_descendants() -> set[int]:
             continue
         try:
             name = stat[stat.index("(") + 1 : stat.rindex(")")]
-            parents[int(entry.name)] = int(stat[stat.rindex(")") + 2 :].split()[1])
+            state, parent = stat[stat.rindex(")") + 2 :].split()[:2]
+            parents[int(entry.name)] = int(parent)
         except (ValueError, IndexError):  # a process going away as it is read
             continue
-        if name in FUSES:
+        if name in FUSES and state != "Z":  # a zombie has exited already
             fuses.append(int(entry.name))
     me, found = os.getpid(), set()
     for pid in fuses:
@@ -51,6 +52,7 @@ class FuseWatch:
     def __init__(self, every_s: float = 0.05) -> None:
         self.every_s = every_s
         self.seen: set[int] = set()
+        self.before: set[int] = set()
         self.started = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="fuse-watch", daemon=True)
@@ -58,9 +60,9 @@ class FuseWatch:
 
     def _run(self) -> None:
         while True:
-            self.seen |= fuse_descendants()
+            self.seen |= fuse_descendants() - self.before
             if self._stop.wait(self.every_s):
-                self.seen |= fuse_descendants()
+                self.seen |= fuse_descendants() - self.before
                 return
 
     def __enter__(self) -> FuseWatch:
@@ -73,6 +75,7 @@ class FuseWatch:
             real(popen, args, *rest, **kwargs)
 
         subprocess.Popen.__init__ = counting  # type: ignore[method-assign]
+        self.before = fuse_descendants()  # a module fixture's Fuse, still running: not ours
         self._thread.start()
         return self
 
