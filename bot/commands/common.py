@@ -222,6 +222,16 @@ def recording_from(
         ) from None
 
 
+def add_runs_option(parser: argparse.ArgumentParser) -> None:
+    """``--video-dir``, for the commands that read recorded runs."""
+    parser.add_argument(
+        "--video-dir",
+        type=Path,
+        metavar="DIR",
+        help="where run folders are (default: recordings/ or $LOGO_BOT_RECORDINGS)",
+    )
+
+
 def add_output_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more log lines")
 

@@ -9,7 +9,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from bot.commands.common import add_output_options, setup_logging
+from bot.commands.common import add_output_options, add_runs_option, setup_logging
 from bot.errors import BotError, InputError, UsageError, exit_codes_help
 from bot.fuse.session import Segment
 from bot.profile import load_profile
@@ -79,12 +79,7 @@ def parser() -> argparse.ArgumentParser:
         help="write the replay as a video (default file: RUN/replay.mp4, or "
         "RUN/levels/NNN/replay.mp4 with --level); on by default when headless",
     )
-    p.add_argument(
-        "--video-dir",
-        type=Path,
-        metavar="DIR",
-        help="where run folders are (default: recordings/ or $LOGO_BOT_RECORDINGS)",
-    )
+    add_runs_option(p)
     add_output_options(p)
     return p
 

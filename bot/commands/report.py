@@ -7,7 +7,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from bot.commands.common import add_output_options, setup_logging
+from bot.commands.common import add_output_options, add_runs_option, setup_logging
 from bot.errors import UsageError
 from bot.recording.folder import default_root, find_run
 from bot.recording.report_page import write_compare, write_report
@@ -41,12 +41,7 @@ def parser() -> argparse.ArgumentParser:
         help="put two runs side by side (written into RUN1's folder unless --out)",
     )
     p.add_argument("--out", type=Path, metavar="FILE", help="write the page here instead")
-    p.add_argument(
-        "--video-dir",
-        type=Path,
-        metavar="DIR",
-        help="where run folders are (default: recordings/ or $LOGO_BOT_RECORDINGS)",
-    )
+    add_runs_option(p)
     add_output_options(p)
     return p
 

@@ -12,7 +12,7 @@ import webbrowser
 from datetime import datetime
 from pathlib import Path
 
-from bot.commands.common import add_output_options, setup_logging
+from bot.commands.common import add_output_options, add_runs_option, setup_logging
 from bot.errors import UsageError
 from bot.play.progress import clock
 from bot.recording.folder import RunFolder, default_root, list_runs
@@ -26,12 +26,7 @@ def parser() -> argparse.ArgumentParser:
         "done, status, duration and report page. Replay one with 'logo-bot replay NAME'; "
         "write or refresh a report with 'logo-bot report NAME'.",
     )
-    p.add_argument(
-        "--video-dir",
-        type=Path,
-        metavar="DIR",
-        help="where run folders are (default: recordings/ or $LOGO_BOT_RECORDINGS)",
-    )
+    add_runs_option(p)
     p.add_argument("--json", action="store_true", help="print one JSON object per run")
     p.add_argument(
         "--open",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import time
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from bot.errors import BotError
 from bot.play.env import Observation
 from bot.recording.recorder import readings
 from bot.recording.run_state import RunState
-from bot.recording.video import VideoWriter, open_video
+from bot.recording.video import write_video
 from bot.see.annotate import ZOOM
 
 log = logging.getLogger(__name__)
@@ -108,25 +109,7 @@ def render(store: FrameStore, path: Path, state: RunState, total: int | None) ->
         timeline = [(offsets[e.segment] + e.frame, e) for e in store.entries]
         timeline.sort(key=lambda item: item[0])
         end = total or timeline[-1][0] + 1
-        writer: VideoWriter | None = None
-        image: np.ndarray | None = None
-        shown: Stored | None = None
-        index = 0
-        for frame in range(end):
-            while index < len(timeline) and timeline[index][0] <= frame:
-                index += 1
-            entry = timeline[index - 1][1] if index else None
-            if entry is None and image is None:
-                image = blank(state, "the bot has not looked at the game yet")
-            elif entry is not None and entry is not shown:
-                shown = entry
-                image = draw(store.pixels(entry), entry, state, frame)
-            if writer is None:
-                writer = open_video(path, (image.shape[1], image.shape[0]), zoom=1)
-            writer.write(image)
-        if writer is not None:
-            writer.close()
-            info.update(path=path.name, frames=writer.frames, codec=writer.codec)
+        info.update(write_video(path, _images(store, state, timeline, end)))
     except BotError as exc:
         info["error"] = exc.message
         log.warning("no annotated video: %s", exc.message)
@@ -134,6 +117,25 @@ def render(store: FrameStore, path: Path, state: RunState, total: int | None) ->
         store.path.unlink(missing_ok=True)
         info["seconds_to_encode"] = round(time.monotonic() - started, 3)
     return info
+
+
+def _images(
+    store: FrameStore, state: RunState, timeline: list[tuple[int, Stored]], end: int
+) -> Iterator[np.ndarray]:
+    """One picture per video frame: the last one the bot looked at by then, drawn on."""
+    image: np.ndarray | None = None
+    shown: Stored | None = None
+    index = 0
+    for frame in range(end):
+        while index < len(timeline) and timeline[index][0] <= frame:
+            index += 1
+        entry = timeline[index - 1][1] if index else None
+        if entry is None and image is None:
+            image = blank(state, "the bot has not looked at the game yet")
+        elif entry is not None and entry is not shown:
+            shown = entry
+            image = draw(store.pixels(entry), entry, state, frame)
+        yield image
 
 
 def _segment_offsets(state: RunState, store: FrameStore) -> dict[int, int]:

@@ -73,6 +73,7 @@ class Recording:
         self.events = self.state.events
         self._sigterm: Any = None
         self.capture: ScreenCapture | None = None  # the video of an attached Fuse
+        self.capture_info: dict[str, Any] | None = None  # what rendering it said
         self.frames_seen = None
         if options.annotate:
             from bot.recording.annotated_video import FrameStore
@@ -213,7 +214,7 @@ class Recording:
             content = build_summary(self.state, status, error, encoded)
             content["annotated"] = self._annotated(encoded)
             if self.capture is not None:
-                content["video"]["captured"] = getattr(self, "capture_info", None)
+                content["video"]["captured"] = self.capture_info
             self._chapters(content, encoded)
             self._write_json(content)
             self._report()
@@ -285,7 +286,7 @@ class Recording:
     def _video_frames(self, encoded: Encoded) -> dict[int, int]:
         """Emulated frames each segment has in video.mp4: Fuse's movie frames, or for an
         attached run the captured time at the measured speed (one segment)."""
-        info = getattr(self, "capture_info", None)
+        info = self.capture_info
         if self.capture is None or not info or not info.get("frames"):
             return encoded.frames
         return {1: round(info["captured_s"] * info["speed"] / 100 * FPS)}

@@ -16,7 +16,7 @@ import logging
 import threading
 import time
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from bot.errors import BotError
-from bot.recording.video import EMULATED_RATE, open_video
+from bot.recording.video import EMULATED_RATE, write_video
 from bot.x11.grab import open_grabber
 
 log = logging.getLogger(__name__)
@@ -139,6 +139,16 @@ class ScreenCapture:
             data = zlib.decompress(f.read(kept.length))
         return np.frombuffer(data, dtype=np.uint8).reshape(kept.shape)
 
+    def _images(self, frames: int, wall_per_frame: float) -> Iterator[np.ndarray]:
+        """Video frame i: the picture grabbed last by ``i * wall_per_frame`` wall seconds
+        (the first one until then), each decompressed once."""
+        image, nxt = self.pixels(self.kept[0]), 1
+        for index in range(frames):
+            while nxt < len(self.kept) and self.kept[nxt].at <= index * wall_per_frame:
+                image = self.pixels(self.kept[nxt])
+                nxt += 1
+            yield image
+
     def render(self, path: Path, speed_percent: float) -> dict[str, Any]:
         """Write the MP4 for emulation at ``speed_percent``; returns what run.json says."""
         self.stop()
@@ -158,20 +168,7 @@ class ScreenCapture:
             if not self.kept:
                 info["error"] = self.error or "no frame was captured"
                 return info
-            writer = None
-            nxt = 0
-            image = self.pixels(self.kept[0])
-            for index in range(frames):
-                while nxt < len(self.kept) and self.kept[nxt].at <= index * wall_per_frame:
-                    image = self.pixels(self.kept[nxt])
-                    nxt += 1
-                if writer is None:
-                    size = (image.shape[1], image.shape[0])
-                    writer = open_video(path, size, self.rate)
-                writer.write(image)
-            if writer is not None:
-                writer.close()
-                info.update(path=path.name, frames=writer.frames, codec=writer.codec)
+            info.update(write_video(path, self._images(frames, wall_per_frame), self.rate))
         except BotError as exc:
             info["error"] = exc.message
             log.warning("no video: %s", exc.message)

@@ -12,6 +12,7 @@ import contextlib
 import json
 import shutil
 import subprocess
+from collections.abc import Iterable
 from fractions import Fraction
 from pathlib import Path
 
@@ -142,6 +143,22 @@ def open_video(
     if shutil.which("ffmpeg"):
         return FfmpegWriter(path, size, rate, zoom)
     return OpenCvWriter(path, size, rate, zoom)
+
+
+def write_video(
+    path: Path, images: Iterable[np.ndarray], rate: Fraction = EMULATED_RATE
+) -> dict[str, object]:
+    """Every image of ``images`` into an MP4 at ``path``, opened at the first one's size;
+    what run.json says of it (``path``, ``frames``, ``codec``), or nothing without images."""
+    writer: VideoWriter | None = None
+    for image in images:
+        if writer is None:
+            writer = open_video(path, (image.shape[1], image.shape[0]), rate)
+        writer.write(image)
+    if writer is None:
+        return {}
+    writer.close()
+    return {"path": path.name, "frames": writer.frames, "codec": writer.codec}
 
 
 def probe(path: Path) -> dict[str, object]:
