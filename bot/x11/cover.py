@@ -44,14 +44,14 @@ class CoverWatch:
     def covered(self, fresh: bool = False) -> bool:
         return bool(self.over(fresh))
 
-    def raise_fuse(self) -> None:
+    def raise_fuse(self) -> bool:
         """Put Fuse on top: ask the window manager to activate it (_NET_ACTIVE_WINDOW, as a
         taskbar does), and restack its top-level window where there is no window manager.
         Windows that no window manager manages (override-redirect notifications, menus)
         may stay on top: then the bot waits until they go. Asked at most every
-        ``raise_every_s`` seconds."""
+        ``raise_every_s`` seconds: returns whether it asked this time."""
         if time.monotonic() - self._raised < self.raise_every_s:
-            return
+            return False
         self._raised = time.monotonic()
         catch = CatchError()
         try:
@@ -69,6 +69,7 @@ class CoverWatch:
         except XError:
             pass
         self._checked = 0.0
+        return True
 
     def close(self) -> None:
         self._dpy.close()

@@ -39,10 +39,10 @@ def _covered(target: FocusTarget) -> bool:
     return bool(check()) if check else False
 
 
-def _raise(target: FocusTarget) -> None:
+def _raise(target: FocusTarget) -> bool:
+    """Ask for Fuse to be raised; whether a request went out (it is rate-limited)."""
     lift = getattr(target, "raise_window", None)
-    if lift:
-        lift()
+    return bool(lift()) if lift else False
 
 
 @dataclass
@@ -81,11 +81,13 @@ class FocusPolicy:
                 self.emit("regained", how="returned", waited_s=waited, paused=paused, reason=reason)
                 return waited
             if self.take_back and waited >= self.grace_s:
-                if covered:
-                    _raise(target)
+                # "taken_back" only when the bot did something: a cover that went by
+                # itself between the checks is found "returned" on the next pass
+                acted = _raise(target) if covered else False
                 if not target.focused():
                     target.focus()
-                if not _covered(target) and target.focused():
+                    acted = True
+                if acted and not _covered(target) and target.focused():
                     self.emit(
                         "regained", how="taken_back", waited_s=waited, paused=paused, reason=reason
                     )

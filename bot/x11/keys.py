@@ -353,11 +353,12 @@ class XTestKeys(KeyDriver):
         with critical():
             return self.cover.covered(fresh=True)
 
-    def raise_window(self) -> None:
-        """Put Fuse on top of the windows that cover it."""
-        if self.cover is not None:
-            with critical():
-                self.cover.raise_fuse()
+    def raise_window(self) -> bool:
+        """Put Fuse on top of the windows that cover it (whether it was asked now)."""
+        if self.cover is None:
+            return False
+        with critical():
+            return self.cover.raise_fuse()
 
     def window_exists(self) -> bool:
         with critical():

@@ -89,10 +89,11 @@ class CoveredWindow(Window):
     """Has the focus, but another window lies over it until ``raise_window`` (when it can
     be raised) or ``uncover``."""
 
-    def __init__(self, can_raise=True):
+    def __init__(self, can_raise=True, asks=True):
         super().__init__(focused=True)
         self.over = True
         self.can_raise = can_raise
+        self.asks = asks  # False: every call falls inside the rate limit
         self.raise_calls = 0
 
     def covered(self):
@@ -100,8 +101,9 @@ class CoveredWindow(Window):
 
     def raise_window(self):
         self.raise_calls += 1
-        if self.can_raise:
+        if self.can_raise and self.asks:
             self.over = False
+        return self.asks
 
 
 def test_a_covered_window_is_raised_after_the_grace():
@@ -123,6 +125,17 @@ def test_a_cover_that_cannot_be_raised_over_is_waited_out():
     assert policy.regain(window) >= 0.09
     assert window.raise_calls >= 1
     assert events[-1][1]["how"] == "returned" and events[-1][1]["reason"] == "covered"
+
+
+def test_a_cover_gone_while_no_raise_was_asked_is_returned_not_taken_back():
+    """The raise is rate-limited: a cover that goes by itself between two asks is not
+    credited to the bot."""
+    policy = FocusPolicy(take_back=True, wait=True, grace_s=0.0, poll_s=0.005)
+    events = recorded(policy)
+    window = CoveredWindow(asks=False)
+    threading.Timer(0.05, lambda: setattr(window, "over", False)).start()
+    policy.regain(window)
+    assert events[-1][1]["how"] == "returned"
 
 
 def test_a_covered_window_without_waiting_raises_focus_lost_naming_the_cover():
