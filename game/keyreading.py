@@ -42,9 +42,11 @@ class KeyReading:
         if self.mode != "polled-repeat" and repeats:
             raise KeyReadingError("--repeat-delay and --repeat-every go with polled-repeat")
         if self.mode == "polled-repeat" and not (
-            1 <= self.repeat_delay <= 250 and 1 <= self.repeat_every <= 250
+            1 <= self.repeat_delay <= 200 and 1 <= self.repeat_every <= 250
         ):
-            raise KeyReadingError("polled-repeat needs --repeat-delay and --repeat-every, 1..250")
+            raise KeyReadingError(
+                "polled-repeat needs --repeat-delay 1..200 and --repeat-every 1..250"
+            )
 
     @property
     def suffix(self) -> str:
@@ -55,6 +57,17 @@ class KeyReading:
         if self.mode == "polled-repeat":
             text += f"-d{self.repeat_delay}-e{self.repeat_every}"
         return text
+
+    @property
+    def first_repeat_frames(self) -> int:
+        """Frames from the read that saw a key go down to its first repeat: the first read
+        at least ``repeat_delay`` frames on."""
+        return -(-self.repeat_delay // self.poll_frames) * self.poll_frames
+
+    @property
+    def repeat_period_frames(self) -> int:
+        """Frames between repeats: ``repeat_every`` rounded up to whole reads."""
+        return -(-self.repeat_every // self.poll_frames) * self.poll_frames
 
     def describe(self) -> str:
         if self.mode == "queued":

@@ -91,7 +91,7 @@ _queue:
         IF KEY_REPEAT_EVERY
         ld (repeat_key), a              ; the newest key is the one that repeats
         push af
-        ld a, KEY_REPEAT_DELAY
+        ld a, KEY_REPEAT_DELAY + KEY_POLL_FRAMES ; this read counts its frames off too
         ld (repeat_wait), a
         pop af
         ENDIF

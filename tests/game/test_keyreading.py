@@ -56,3 +56,10 @@ def test_describe_refuses_a_file_that_is_not_a_build(tmp_path):
     other.write_bytes(bytes(100))
     with pytest.raises(KeyReadingError, match="no practice game build"):
         build.describe(other)
+
+
+def test_repeats_come_at_the_first_read_after_the_delay_and_every_period_in_reads():
+    reading = KeyReading("polled-repeat", 3, repeat_delay=12, repeat_every=4)
+    assert reading.first_repeat_frames == 12 and reading.repeat_period_frames == 6
+    reading = KeyReading("polled-repeat", 2, repeat_delay=20, repeat_every=5)
+    assert reading.first_repeat_frames == 20 and reading.repeat_period_frames == 6
