@@ -19,6 +19,7 @@ from bot.errors import ProfileError, UsageError
 from calibration import profile_names, profile_path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+FRAME_MS = 19.96  # one emulated frame at 100 % speed (50.08 frames per second)
 RGB = tuple[int, int, int]
 Point = tuple[int, int]
 
@@ -74,6 +75,9 @@ class Timing:
     gap_ms: dict[int, float]
     settle_frames: int
     rollover: bool = False  # a different key may go down as soon as the last is up
+    probe: bool = False  # measure the timing at the start of a run (bot.play.key_probe)
+    repeat_delay_frames: float | None = None  # a held key moves again after this (probed)
+    repeat_every_frames: float | None = None  # and then every this many frames
 
     def for_speed(self, speed: int) -> tuple[float, float]:
         """Hold and gap for ``speed``: the entry for the highest listed speed <= it."""
@@ -224,6 +228,14 @@ def _flag(value: Any, name: str) -> bool:
     return value
 
 
+def _frames(value: Any, name: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+        raise ValueError(f"{name} must be a number of frames above 0, not {value!r}")
+    return float(value)
+
+
 def _point(value: Any) -> Point:
     x, y = value
     return (int(x), int(y))
@@ -284,6 +296,9 @@ def _build(data: dict[str, Any], path: Path) -> Profile:
         gap_ms={int(s): float(v) for s, v in t["gap_ms"].items()},
         settle_frames=int(t["settle_frames"]),
         rollover=_flag(t.get("rollover", False), "timing.rollover"),
+        probe=_flag(t.get("probe", False), "timing.probe"),
+        repeat_delay_frames=_frames(t.get("repeat_delay_frames"), "timing.repeat_delay_frames"),
+        repeat_every_frames=_frames(t.get("repeat_every_frames"), "timing.repeat_every_frames"),
     )
     s = data["start"]
     start = Start(tuple(s["sequence"]), tuple(s["code"]), float(s["loaded_wait"]), str(s["name"]))
@@ -324,3 +339,35 @@ def show_config(profile: Profile) -> str:
     """The merged settings as TOML (what ``--show-config`` prints; run.json reads it back)."""
     header = f"# profile {profile.name!r} from {str(profile.path)!r}\n"
     return header + tomli_w.dumps(profile.data)
+
+
+def with_probed_timing(
+    profile: Profile,
+    speed: int,
+    hold_frames: float,
+    gap_frames: float,
+    rollover: bool,
+    repeat: tuple[float, float | None] | None,
+    note: str,
+) -> str:
+    """The profile as TOML with a probe's findings as its timing (``--save-profile``):
+    hold and gap at ``speed`` (the other speeds keep theirs: X's timing does not scale
+    with the emulation's), the rollover, the repeat, and no probe at the next run."""
+    data = copy.deepcopy(profile.data)
+    timing = data.setdefault("timing", {})
+    frame_ms = FRAME_MS * 100 / speed
+    timing.setdefault("hold_ms", {})[str(speed)] = round(hold_frames * frame_ms, 1)
+    timing.setdefault("gap_ms", {})[str(speed)] = round(gap_frames * frame_ms, 1)
+    timing["rollover"] = rollover
+    timing["probe"] = False
+    for key in ("repeat_delay_frames", "repeat_every_frames"):
+        timing.pop(key, None)
+    if repeat is not None:
+        timing["repeat_delay_frames"] = repeat[0]
+        if repeat[1] is not None:
+            timing["repeat_every_frames"] = repeat[1]
+    header = (
+        f"# profile {profile.name!r} with the key timing probed {note}\n"
+        f"# (from {str(profile.path)!r}; use it with --profile THIS_FILE)\n"
+    )
+    return header + tomli_w.dumps(data)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.x11.keys import BurstCut, KeyDriver
@@ -80,6 +80,9 @@ class FaultyKeys(KeyDriver):
 
     def chord(self, modifier: str, keys: Sequence[str], gap_ms: float | None = None) -> None:
         self.inner.chord(modifier, keys, gap_ms)
+
+    def hold_down(self, key: str, done: Callable[[], bool], longest_ms: float) -> None:
+        self.inner.hold_down(key, done, longest_ms)
 
     def release_all(self) -> None:
         self.inner.release_all()

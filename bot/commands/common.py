@@ -6,10 +6,11 @@ import argparse
 import logging
 import re
 import sys
+import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from bot.errors import UsageError
+from bot.errors import InputError, UsageError
 from bot.fuse.session import SessionOptions
 from bot.profile import Profile, load_profile, show_config
 
@@ -130,6 +131,58 @@ def check_attach(args: argparse.Namespace) -> None:
             f"--attach plays your Fuse as it is: {', '.join(given)} cannot change it",
             hint="drop " + " and ".join(given) + " (the scale and speed are read from the screen)",
         )
+
+
+def add_probe_options(parser: argparse.ArgumentParser, always: bool = False) -> None:
+    """``--probe-keys`` and ``--save-profile`` (``always``: the command is the probe)."""
+    group = parser.add_argument_group(
+        "key timing",
+        "How long a key must be held, and how long all keys must be up, for the game to see "
+        "each press once: the profile's figures, or measured on the first level by pressing "
+        "cursor moves with varied timing and watching the cursor (a few seconds; the cursor "
+        "is put back). A profile with timing.probe = true (logo-part1) always measures.",
+    )
+    if not always:
+        group.add_argument(
+            "--probe-keys",
+            action="store_true",
+            help="measure the key timing at the start of the run and play with it",
+        )
+    group.add_argument(
+        "--save-profile",
+        type=Path,
+        metavar="FILE",
+        help="write the profile with the measured timing to FILE (use it with --profile FILE "
+        "and the next run needs no probe)",
+    )
+
+
+def save_probed_profile(path: Path, profile: Profile, result: Any, speed: int) -> str:
+    """Write ``profile`` with ``result`` (a ``ProbeResult``) as its timing; the line to print."""
+    from bot.profile import with_probed_timing
+
+    if not result.usable:
+        raise InputError(
+            "the probe found no safe key timing, so no profile was written",
+            hint="check that keys reach Fuse (logo-bot show) and the profile's [keys]",
+        )
+    repeat = (result.repeat_delay_frames, result.repeat_every_frames) if result.repeats else None
+    note = time.strftime("%Y-%m-%d %H:%M") + f" at {speed} % speed"
+    text = with_probed_timing(
+        profile,
+        speed,
+        result.hold_frames,
+        result.gap_frames,
+        bool(result.rollover),
+        repeat,
+        note,
+    )
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write the profile {path}: {exc.strerror}") from None
+    return f"kept the probed key timing in {path} (use it with --profile {path})"
 
 
 def add_safety_options(parser: argparse.ArgumentParser) -> None:

@@ -10,6 +10,7 @@ from bot.commands.common import (
     add_attach_options,
     add_game_options,
     add_output_options,
+    add_probe_options,
     add_profile_options,
     add_recording_options,
     add_safety_options,
@@ -31,6 +32,7 @@ def parser() -> argparse.ArgumentParser:
     add_profile_options(p)
     add_game_options(p)
     add_attach_options(p)
+    add_probe_options(p)
     add_safety_options(p)
     add_recording_options(p)
     add_output_options(p)

@@ -12,6 +12,7 @@ from bot.commands.common import (
     add_attach_options,
     add_game_options,
     add_output_options,
+    add_probe_options,
     add_profile_options,
     add_recording_options,
     add_safety_options,
@@ -19,6 +20,7 @@ from bot.commands.common import (
     level_range,
     profile_from,
     recording_from,
+    save_probed_profile,
     session_options,
     setup_logging,
 )
@@ -60,6 +62,7 @@ def parser(prog: str = "logo-bot walkthrough") -> argparse.ArgumentParser:
     add_profile_options(p)
     add_game_options(p)
     add_attach_options(p)
+    add_probe_options(p)
     add_safety_options(p)
     add_recording_options(p)
     add_output_options(p)
@@ -80,6 +83,12 @@ def summary(report: RunReport) -> str:
     if report.recoveries:
         lines.append(
             "recoveries: " + ", ".join(f"{k} {v}" for k, v in sorted(report.recoveries.items()))
+        )
+    if report.key_probe and report.key_timing:
+        t = report.key_timing
+        lines.append(
+            f"key timing ({t['source']}): hold {t['hold_ms']:g} ms, gap {t['gap_ms']:g} ms, "
+            f"rollover {'on' if t['rollover'] else 'off'}"
         )
     failed = [r for r in report.results.values() if r.status != "done"]
     lines += [f"level {r.level} failed: {r.reason}" for r in failed]
@@ -141,6 +150,7 @@ def run(args: argparse.Namespace, first: int | None = None, last: int | None = N
             progress,
             max_attempts=args.max_attempts,
             evidence_dir=recording.folder.failures if recording is not None else None,
+            probe=args.probe_keys or profile.timing.probe or bool(args.save_profile),
         )
         walk.first_from_screen = (
             args.attach and args.mode == "walkthrough" and not (args.levels or args.from_code)
@@ -151,6 +161,9 @@ def run(args: argparse.Namespace, first: int | None = None, last: int | None = N
             if recording is not None:
                 recording.report = walk.report
         progress.finish(summary(report))
+        if args.save_profile and walk.probe is not None:
+            result = walk.probe.result()
+            print(save_probed_profile(args.save_profile, profile, result, session.options.speed))
         if recording is not None:
             progress.stream.write("writing the recording (video, run.json)...\n")
     return Exit.OK if report.status == "complete" else Exit.FAILED

@@ -13,7 +13,7 @@ import numpy as np
 from bot.errors import EmulatorError, InputError
 from bot.fuse.attached import AttachedFuse
 from bot.fuse.emulator import OPENSE_ROM, Fuse, FuseConfig
-from bot.profile import Profile
+from bot.profile import FRAME_MS, Profile
 from bot.see.vision import Vision
 from bot.x11.cover import CoverWatch
 from bot.x11.display import XServer, open_display
@@ -23,7 +23,7 @@ from bot.x11.keys import KeyDriver, KeyTiming, XTestKeys
 from bot.x11.window import window_pid
 
 OPENSE_PAPER = (192, 192, 192)  # BASIC's white paper: the ROM is ready for typing
-FRAME_S = 0.01996  # one emulated frame at 100 % (50.08 frames per second)
+FRAME_S = FRAME_MS / 1000  # one emulated frame at 100 % (50.08 frames per second)
 
 
 @dataclass(frozen=True)
@@ -239,9 +239,16 @@ class Session:
         self.options = replace(self.options, speed=round(percent))
         self.frame_s = FRAME_S * 100 / percent
         hold, gap = self.profile.timing.for_speed(self.options.speed)
-        self.keys.timing = KeyTiming(hold, gap, self.profile.timing.rollover)
+        self.use_timing(KeyTiming(hold, gap, self.profile.timing.rollover))
         if self.segments:
             self.segments[-1] = replace(self.segments[-1], speed=self.options.speed)
+
+    def use_timing(self, timing: KeyTiming) -> None:
+        """Press keys with ``timing`` from now on (the driver and any wrapper around it;
+        a restarted Fuse keeps it)."""
+        self.keys.timing = timing
+        if self.target is not None:
+            self.target.timing = timing
 
     def type_load(self, timeout_s: float = 15.0) -> None:
         """Type LOAD "" and ENTER in OpenSE BASIC, which cannot auto-load a tape."""

@@ -23,13 +23,16 @@ from bot.errors import (
 from bot.fuse.session import Session
 from bot.play.codes import code_table, entry_for
 from bot.play.env import EnvWrapper, LogoEnv, Observation
+from bot.play.key_probe import KeyProbe
 from bot.play.menus import MenuDriver, expand_steps
 from bot.play.player import LevelReport, Player
+from bot.play.probe_io import probe_keys
 from bot.play.progress import Progress
 from bot.play.recovery import Recovery
 from bot.play.speed import board_area, measure_speed
 from bot.profile import Profile
 from bot.see.annotate import save_annotated
+from bot.x11.keys import KeyTiming
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +62,8 @@ class RunReport:
     recoveries: Counter[str] = field(default_factory=Counter)  # why, and soft or restart
     run_corrections: Counter[str] = field(default_factory=Counter)  # menus, focus, replays
     measured_speed: float | None = None  # percent, measured from the screen (attached)
+    key_probe: dict[str, Any] | None = None  # what the key probe found (ProbeResult.as_dict)
+    key_timing: dict[str, Any] | None = None  # the timing played with at the end
 
     @property
     def levels_done(self) -> int:
@@ -100,6 +105,7 @@ class Walkthrough:
         max_attempts: int = 5,
         level_timeout_s: float | None = None,
         evidence_dir: Path | None = None,
+        probe: bool = False,
     ) -> None:
         self.session = session
         self.env = env
@@ -119,6 +125,10 @@ class Walkthrough:
         self.game_seen = False
         self.measured_speed: float | None = None
         self.first_from_screen = False  # attached without --levels: from the level shown
+        self.probe_wanted = probe  # measure the key timing on the first levels
+        self.probe: KeyProbe | None = None
+        self._keys_since = self._misses_since = 0  # since the timing last changed
+        self._raised = 0  # half frames added to the probed timing in play
 
     # -- entering -----------------------------------------------------------------------------
     def enter(self, level: int) -> int:
@@ -233,12 +243,67 @@ class Walkthrough:
         reading = measure_speed(self.session.frame, area)
         self.session.set_speed(reading.percent)
         self.measured_speed = self.report.measured_speed = reading.percent
+        self.note_timing("profile")
         self.env.note("speed_measured", percent=reading.percent, swaps=reading.swaps)
         log.info("the emulation runs at %.1f %% (%d FLASH swaps)", reading.percent, reading.swaps)
+
+    def probe_keys(self, level: int) -> None:
+        """Measure the key timing on this level (``bot.play.key_probe``), going on from
+        where an earlier level's probe stopped, and play with what it found."""
+        if self.probe is None:
+            log.info("probing the key timing on level %d (a few seconds)", level)
+        self.probe, result = probe_keys(self.session, self.player, self.probe)
+        self.report.key_probe = result.as_dict()
+        self.note_timing("probe" if result.usable else "profile")
+
+    def adapt_timing(self, result: LevelReport, most: int = 4) -> None:
+        """Probed timing only: when presses are lost or doubled in play (cursor and lost
+        action corrections) more than once per 100 keys, hold and let go half a frame
+        longer, at most ``most`` times (the probe saw a dozen presses; play sees thousands,
+        and a busy machine delays X events)."""
+        if self.probe is None or not self.probe.result().usable or self._raised >= most:
+            return
+        self._keys_since += result.keys_sent
+        self._misses_since += result.corrections["cursor"] + result.corrections["lost_action"]
+        if self._keys_since < 100:
+            return
+        if self._misses_since >= 2 and self._misses_since * 100 > self._keys_since:
+            t = self.session.keys.timing
+            step = self.session.frame_s * 500
+            self.session.use_timing(KeyTiming(t.hold_ms + step, t.gap_ms + step, t.rollover))
+            self._raised += 1
+            self.report.run_corrections["timing_raised"] += 1
+            t = self.session.keys.timing
+            self.env.note(
+                "timing_raised",
+                hold_ms=t.hold_ms,
+                gap_ms=t.gap_ms,
+                misses=self._misses_since,
+                keys_seen=self._keys_since,
+            )
+            log.info(
+                "%d presses of %d went wrong: holding keys %.0f ms and letting go %.0f ms",
+                self._misses_since,
+                self._keys_since,
+                t.hold_ms,
+                t.gap_ms,
+            )
+            self.note_timing("probe")
+        self._keys_since = self._misses_since = 0
+
+    def note_timing(self, source: str) -> None:
+        timing = self.session.keys.timing
+        self.report.key_timing = {
+            "source": source,
+            "hold_ms": timing.hold_ms,
+            "gap_ms": timing.gap_ms,
+            "rollover": timing.rollover,
+        }
 
     # -- the run ------------------------------------------------------------------------------
     def run(self) -> RunReport:
         report = self.report = RunReport(self.first, self.last)
+        self.note_timing("profile")
         started = time.monotonic()
         self.session.focus_policy.listeners.append(self.on_focus)
         level, enter, done_before = self.first, True, False
@@ -262,6 +327,9 @@ class Walkthrough:
                     if self.first_from_screen:
                         self.start_at_shown(level)
                     self.env.note("level_shown", level=level)
+                    if self.probe_wanted and not (self.probe and self.probe.complete):
+                        self.probe_keys(level)
+                        first = self.player.wait_level(self.level_timeout_s)
                     result = self.player.play_level(first)
                 except (LevelFailed, EmulatorError, MenuFailed) as exc:
                     self.recover(level, exc)
@@ -284,6 +352,7 @@ class Walkthrough:
         return report
 
     def level_done(self, level: int, result: LevelReport) -> None:
+        self.adapt_timing(result)
         report = self.report
         self.env.note("level_done", level=level, keys=result.keys_sent)
         self.failures[level] = 0

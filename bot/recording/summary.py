@@ -103,6 +103,7 @@ def build_summary(
         },
         "annotated": None,
         "fuse": _fuse(rec),
+        "key_timing": _key_timing(rec),
     }
 
 
@@ -119,6 +120,14 @@ def _fuse(rec: RunState) -> dict[str, Any]:
         "speed_measured": getattr(rec.report, "measured_speed", None),
         "no_rzx": NO_RZX_ATTACHED if attached else None,
     }
+
+
+def _key_timing(rec: RunState) -> dict[str, Any] | None:
+    """The key timing played with, and what the key probe found when it ran."""
+    timing = getattr(rec.report, "key_timing", None)
+    if timing is None:
+        return None
+    return {**timing, "probe": getattr(rec.report, "key_probe", None)}
 
 
 def _levels(rec: RunState, spans: list[LevelSpan]) -> list[dict[str, Any]]:

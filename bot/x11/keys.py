@@ -144,6 +144,22 @@ class KeyDriver:
         finally:
             self._key_up(key)
 
+    def hold_down(self, key: str, done: Callable[[], bool], longest_ms: float) -> None:
+        """Hold ``key`` until ``done()`` says so or ``longest_ms`` has passed (a game that
+        repeats a held key: the caller watches the screen in ``done``)."""
+        try:
+            self.check_focus()
+            self._wait_until(self._last_event + self.gap_before(key) / 1000)
+            self._key_down(key)
+            try:
+                end = self._last_event + longest_ms / 1000
+                while time.perf_counter() < end and not done():
+                    self._hold_until(min(end, time.perf_counter() + 0.002))
+            finally:
+                self._key_up(key)
+        except BurstCut:
+            return
+
     def gap_before(self, key: str) -> float:
         """Milliseconds with no key down that ``key`` needs before it goes down."""
         rolls = self.timing.rollover and self._last_key is not None and key != self._last_key

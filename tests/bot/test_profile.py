@@ -92,3 +92,33 @@ def test_timing_picks_the_highest_listed_speed_not_above():
     assert timing.for_speed(300) == (25, 25)
     assert timing.rollover and not load_profile("logo-part1").timing.rollover
     assert not load_profile("practice", ["timing.rollover=false"]).timing.rollover
+
+
+def test_a_probed_timing_is_kept_as_a_profile_that_needs_no_probe(tmp_path):
+    from bot.profile import with_probed_timing
+
+    profile = load_profile("logo-part1")
+    assert profile.timing.probe is True
+    text = with_probed_timing(profile, 200, 4.5, 3.5, True, (12.0, 6.0), "in a test")
+    saved = tmp_path / "mine.toml"
+    saved.write_text(text)
+    kept = load_profile(str(saved))
+    assert kept.timing.probe is False and kept.timing.rollover is True
+    assert kept.timing.for_speed(200) == (round(4.5 * 9.98, 1), round(3.5 * 9.98, 1))
+    assert kept.timing.for_speed(100) == profile.timing.for_speed(100)  # not scaled
+    assert (kept.timing.repeat_delay_frames, kept.timing.repeat_every_frames) == (12.0, 6.0)
+    assert kept.keys == profile.keys and kept.start == profile.start
+
+
+@pytest.mark.parametrize("value", [0, -3, True, "x"])
+def test_repeat_frames_must_be_a_positive_number(tmp_path, value):
+    import tomli_w
+
+    from bot.profile import load_raw
+
+    data, _ = load_raw("practice")
+    data["timing"]["repeat_delay_frames"] = value
+    path = tmp_path / "bad.toml"
+    path.write_text(tomli_w.dumps(data))
+    with pytest.raises(ProfileError, match="repeat_delay_frames"):
+        load_profile(str(path))

@@ -1,0 +1,383 @@
+"""Measuring how a game reads its keys, from the cursor's moves (``--probe-keys``).
+
+A game of 1990 may read the keyboard only every few frames, miss a press shorter than
+that, and repeat a held key after a delay. The probe finds out on a level of the game:
+
+1. **hold**: presses of one key, hold = gap, on a ladder of frame counts from short to
+   long, until six bursts of presses (three each way) all move exactly once per press;
+   the bot then holds half a frame (at least 10 ms) longer than that rung (``margin``);
+2. **gap**: with that hold, the shortest gap (up to the hold) that still passes, plus
+   the margin;
+3. **rollover**: alternating keys with no gap at all (right, down, right, down, and
+   back): whether a key going down as another goes up is seen;
+4. **repeat**: one key held down long, the cursor watched: whether it moves again,
+   after how long, and how often.
+
+It works in emulated frames (the ``ProbeIO``'s ``frame_ms``), stops after ``budget_s``
+and goes on where it stopped when run again (on the next level), and puts the cursor
+back where it found it. The decisions live here; ``bot.play.probe_io`` does the
+pressing and looking, and a fake console in the tests stands in for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from itertools import pairwise
+from typing import Any, Protocol
+
+from bot.profile import Keys
+from bot.x11.keys import KeyTiming
+from solvers.board import Cell
+
+LADDER = (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0)  # frames held (and up)
+PRESSES = 3  # presses of one key in a burst
+BURSTS = 6  # bursts a rung must pass, three in each direction (18 presses)
+HOLD_FRAMES = 50  # how long a key is held to see whether it repeats
+# Played on top of the shortest rung that passed: a dozen presses cannot show a loss
+# rate of a few per cent, and X events reach Fuse's frames with some jitter.
+MARGIN = 0.5  # frames, and at least MARGIN_MS
+MARGIN_MS = 10.0
+PHASES = ("hold", "gap", "rollover", "repeat")
+
+
+class ProbeIO(Protocol):
+    """Pressing keys and reading the settled cursor (a running game, or a fake)."""
+
+    frame_ms: float
+
+    def taps(self, keys: Sequence[str], hold_ms: float, gap_ms: float, rollover: bool) -> None:
+        """Press ``keys`` one after another: each held ``hold_ms``; ``gap_ms`` with no key
+        down before each (none before a different key with ``rollover``)."""
+
+    def hold(self, key: str, longest_ms: float, moves: int) -> list[float]:
+        """Hold ``key`` until the cursor has moved ``moves`` times or ``longest_ms`` passed;
+        the milliseconds after the key went down at which each move was seen."""
+
+    def cursor(self, expect: Cell | None = None) -> Cell:
+        """The cursor once the game has shown the effect of the last keys (sooner when it
+        shows ``expect``)."""
+
+    def now(self) -> float:
+        """Seconds on a clock that runs while the probe presses and waits."""
+
+
+@dataclass(frozen=True)
+class Trial:
+    """One burst: keys pressed with a hold and gap (frames), the cursor move wanted and seen."""
+
+    phase: str
+    keys: str
+    hold: float
+    gap: float
+    want: tuple[int, int]
+    seen: tuple[int, int]
+
+    @property
+    def verdict(self) -> str:
+        if self.phase == "repeat":
+            return "repeats" if abs(self.seen[0]) + abs(self.seen[1]) > 1 else "no_repeat"
+        if self.seen == self.want:
+            return "ok"
+        wanted = abs(self.want[0]) + abs(self.want[1])
+        moved = abs(self.seen[0]) + abs(self.seen[1])
+        return "doubled" if moved > wanted else "lost"
+
+
+@dataclass(frozen=True)
+class ProbeResult:
+    """What the probe found, in emulated frames and in milliseconds at ``frame_ms``."""
+
+    frame_ms: float
+    hold_frames: float | None  # None: no rung of the ladder was safe
+    gap_frames: float | None
+    rollover: bool | None  # None: not probed yet
+    repeats: bool | None
+    repeat_delay_frames: float | None
+    repeat_every_frames: float | None
+    complete: bool
+    presses: int
+    seconds: float
+    trials: tuple[Trial, ...] = field(default=(), repr=False)
+
+    @property
+    def hold_ms(self) -> float | None:
+        return None if self.hold_frames is None else round(self.hold_frames * self.frame_ms, 1)
+
+    @property
+    def gap_ms(self) -> float | None:
+        return None if self.gap_frames is None else round(self.gap_frames * self.frame_ms, 1)
+
+    @property
+    def repeat_delay_ms(self) -> float | None:
+        frames = self.repeat_delay_frames
+        return None if frames is None else round(frames * self.frame_ms, 1)
+
+    @property
+    def repeat_every_ms(self) -> float | None:
+        frames = self.repeat_every_frames
+        return None if frames is None else round(frames * self.frame_ms, 1)
+
+    @property
+    def usable(self) -> bool:
+        return self.hold_frames is not None and self.gap_frames is not None
+
+    def key_timing(self, fallback: KeyTiming) -> KeyTiming:
+        """The timing to play with: what was found, ``fallback``'s for the rest."""
+        if not self.usable:
+            return fallback
+        assert self.hold_ms is not None and self.gap_ms is not None
+        rollover = fallback.rollover if self.rollover is None else self.rollover
+        return KeyTiming(self.hold_ms, self.gap_ms, rollover)
+
+    def as_dict(self) -> dict[str, Any]:
+        """For run.json and the events (trials as compact rows)."""
+        out = {k: v for k, v in asdict(self).items() if k != "trials"}
+        out.update(
+            hold_ms=self.hold_ms,
+            gap_ms=self.gap_ms,
+            repeat_delay_ms=self.repeat_delay_ms,
+            repeat_every_ms=self.repeat_every_ms,
+            trials=[
+                [t.phase, t.keys, t.hold, t.gap, list(t.want), list(t.seen), t.verdict]
+                for t in self.trials
+            ],
+        )
+        out["frame_ms"] = round(self.frame_ms, 3)
+        out["seconds"] = round(self.seconds, 2)
+        return out
+
+    def lines(self) -> list[str]:
+        """What a person reads: the figures, then what they mean."""
+        if not self.usable and not self.complete:
+            return [f"no timing found yet ({self.presses} presses, {self.seconds:.1f} s)"]
+        if not self.usable:
+            return [
+                f"no safe key timing up to {LADDER[-1]:g} frames held: every rung lost or "
+                f"doubled presses ({self.presses} presses, {self.seconds:.1f} s)"
+            ]
+        out = [
+            f"hold {self.hold_ms:g} ms ({self.hold_frames:g} frames), gap {self.gap_ms:g} ms "
+            f"({self.gap_frames:g} frames) at {1000 / self.frame_ms / 50.08 * 100:.0f} % speed"
+        ]
+        if self.rollover is not None:
+            out.append(
+                "rollover safe: a different key may go down as the last goes up"
+                if self.rollover
+                else "no rollover: every press waits the gap"
+            )
+        if self.repeats is True:
+            every = (
+                f", then every {self.repeat_every_ms:g} ms ({self.repeat_every_frames:g} frames)"
+                if self.repeat_every_frames is not None
+                else ""
+            )
+            out.append(
+                f"a held key repeats after {self.repeat_delay_ms:g} ms "
+                f"({self.repeat_delay_frames:g} frames){every}"
+            )
+        elif self.repeats is False:
+            out.append(f"a held key does not repeat (held {HOLD_FRAMES} frames)")
+        out.append(
+            f"{self.presses} presses in {self.seconds:.1f} s"
+            + ("" if self.complete else "; not finished yet (goes on at the next level)")
+        )
+        return out
+
+
+class KeyProbe:
+    """Runs the phases in turn; ``run`` again after a budget ran out goes on from there."""
+
+    def __init__(
+        self,
+        io: ProbeIO,
+        keys: Keys,
+        rows: int,
+        cols: int,
+        ladder: Sequence[float] = LADDER,
+    ) -> None:
+        self.io = io
+        self.keys = keys
+        self.rows, self.cols = rows, cols
+        self.ladder = tuple(ladder)
+        self.trials: list[Trial] = []
+        self.presses = 0
+        self.seconds = 0.0
+        self.hold: float | None = None
+        self.gap: float | None = None
+        self.rollover: bool | None = None
+        self.repeats: bool | None = None
+        self.delay: float | None = None
+        self.every: float | None = None
+        self.failed = False  # no rung was safe: nothing more to probe
+        self.phase = 0  # index into PHASES
+        self.pos: Cell = (1, 1)
+        self._last_dir: str | None = None
+
+    @property
+    def margin(self) -> float:
+        """Frames played on top of a rung that passed (half a frame, at least 10 ms)."""
+        return max(MARGIN, MARGIN_MS / self.io.frame_ms)
+
+    # -- running --------------------------------------------------------------------------
+    @property
+    def complete(self) -> bool:
+        return self.failed or self.phase >= len(PHASES)
+
+    def run(self, budget_s: float = 5.0) -> ProbeResult:
+        """Probe until done or ``budget_s`` has passed (a phase under way is finished);
+        the cursor ends where it was found."""
+        started = self.io.now()
+        start = self.pos = self.io.cursor()
+        while not self.complete and self.io.now() - started < budget_s:
+            getattr(self, f"_probe_{PHASES[self.phase]}")()
+            if not self.failed:
+                self.phase += 1
+        self._go_back(start)
+        self.seconds += self.io.now() - started
+        return self.result()
+
+    def result(self) -> ProbeResult:
+        return ProbeResult(
+            frame_ms=self.io.frame_ms,
+            hold_frames=self.hold,
+            gap_frames=self.gap,
+            rollover=self.rollover,
+            repeats=self.repeats,
+            repeat_delay_frames=self.delay,
+            repeat_every_frames=self.every,
+            complete=self.complete,
+            presses=self.presses,
+            seconds=self.seconds,
+            trials=tuple(self.trials),
+        )
+
+    # -- the phases -----------------------------------------------------------------------
+    def _probe_hold(self) -> None:
+        for rung in self.ladder:
+            if self._rung_passes("hold", rung, rung):
+                # the gap may come down in the next phase
+                self.hold = self.gap = rung + self.margin
+                return
+        self.failed = True
+
+    def _probe_gap(self) -> None:
+        assert self.hold is not None
+        self.gap = self.hold
+        for rung in self.ladder:
+            if rung >= self.hold - self.margin:
+                return
+            if self._rung_passes("gap", self.hold, rung):
+                self.gap = rung + self.margin
+                return
+
+    def _probe_rollover(self) -> None:
+        assert self.hold is not None and self.gap is not None
+        for _ in range(BURSTS // 2):
+            for _ in range(2):  # away and back
+                trial = self._burst("rollover", self._staircase(), self.hold, self.gap, True)
+                if trial.verdict != "ok":
+                    self.rollover = False
+                    return
+        self.rollover = True
+
+    def _probe_repeat(self) -> None:
+        delays: list[float] = []
+        everies: list[float] = []
+        for _ in range(2):
+            key, room = self._widest()
+            frame = self.io.frame_ms
+            moves = min(room, 4)
+            before = self.pos
+            seen = self.io.hold(key, HOLD_FRAMES * frame, moves)
+            self.presses += 1
+            self.pos = self.io.cursor()
+            want = self._delta(key, moves)
+            self.trials.append(
+                Trial("repeat", f"{key} held", HOLD_FRAMES, 0, want, self._d(before))
+            )
+            moved = abs(self.pos[0] - before[0]) + abs(self.pos[1] - before[1])
+            if len(seen) < 2 or moved < 2:
+                self.repeats = False
+                return
+            delays.append((seen[1] - seen[0]) / frame)
+            everies += [(b - a) / frame for a, b in pairwise(seen[1:])]
+        self.repeats = True
+        self.delay = round(sum(delays) / len(delays) * 2) / 2
+        self.every = round(sum(everies) / len(everies) * 2) / 2 if everies else None
+
+    # -- bursts ---------------------------------------------------------------------------
+    def _rung_passes(self, phase: str, hold: float, gap: float) -> bool:
+        for _ in range(BURSTS):
+            key = self._away()
+            trial = self._burst(phase, [key] * PRESSES, hold, gap, False)
+            if trial.verdict != "ok":
+                return False
+        return True
+
+    def _burst(self, phase: str, keys: list[str], hold: float, gap: float, rollover: bool) -> Trial:
+        frame = self.io.frame_ms
+        want = (0, 0)
+        for key in keys:
+            dr, dc = self._delta(key, 1)
+            want = (want[0] + dr, want[1] + dc)
+        before = self.pos
+        self.io.taps(keys, hold * frame, gap * frame, rollover)
+        self.presses += len(keys)
+        self.pos = self.io.cursor((before[0] + want[0], before[1] + want[1]))
+        trial = Trial(phase, "".join(keys), hold, gap, want, self._d(before))
+        self.trials.append(trial)
+        return trial
+
+    def _d(self, before: Cell) -> tuple[int, int]:
+        return self.pos[0] - before[0], self.pos[1] - before[1]
+
+    def _delta(self, key: str, n: int) -> tuple[int, int]:
+        k = self.keys
+        return {k.up: (-n, 0), k.down: (n, 0), k.left: (0, -n), k.right: (0, n)}[key]
+
+    def _room(self, key: str) -> int:
+        r, c = self.pos
+        k = self.keys
+        if self.keys.wrap:
+            return (self.rows if key in (k.up, k.down) else self.cols) - 1
+        return {k.up: r - 1, k.down: self.rows - r, k.left: c - 1, k.right: self.cols - c}[key]
+
+    def _away(self) -> str:
+        """A horizontal key with room for a burst: the other way from the last burst when
+        it has room (so both directions are tried), else the way with more room."""
+        k = self.keys
+        other = k.left if self._last_dir == k.right else k.right
+        if self._room(other) < PRESSES:
+            other = max((k.left, k.right), key=self._room)
+        if self._room(other) < PRESSES:
+            other = max((k.up, k.down), key=self._room)
+        self._last_dir = other
+        return other
+
+    def _widest(self) -> tuple[str, int]:
+        key = max((self.keys.left, self.keys.right, self.keys.up, self.keys.down), key=self._room)
+        return key, self._room(key)
+
+    def _staircase(self) -> list[str]:
+        """Right/left and down/up in turn, two of each, toward the room there is."""
+        k = self.keys
+        across = k.right if self._room(k.right) >= 2 else k.left
+        along = k.down if self._room(k.down) >= 2 else k.up
+        return [across, along, across, along]
+
+    def _go_back(self, start: Cell, tries: int = 4) -> None:
+        """Move the cursor back to ``start`` (with the safe timing found, else slowly)."""
+        hold = self.hold if self.hold is not None else self.ladder[-1]
+        gap = self.gap if self.gap is not None else self.ladder[-1]
+        frame = self.io.frame_ms
+        k = self.keys
+        for _ in range(tries):
+            if self.pos == start:
+                return
+            dr, dc = start[0] - self.pos[0], start[1] - self.pos[1]
+            keys = [k.down if dr > 0 else k.up] * abs(dr) + [k.right if dc > 0 else k.left] * abs(
+                dc
+            )
+            self.io.taps(keys, hold * frame, gap * frame, bool(self.rollover))
+            self.pos = self.io.cursor(start)

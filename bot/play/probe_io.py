@@ -1,0 +1,92 @@
+"""The key probe on a running game: presses through the session's key driver, the
+cursor read from the screen (``bot.play.key_probe`` decides what to press)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+
+from bot.errors import Unreadable
+from bot.fuse.session import Session
+from bot.play.key_probe import KeyProbe, ProbeResult
+from bot.play.player import Player
+from bot.x11.keys import KeyTiming
+from solvers.board import Cell
+
+log = logging.getLogger(__name__)
+
+
+class GameProbeIO:
+    """``ProbeIO`` for the level on screen: ``player`` reads the cursor (and notices a
+    level that leaves the screen), ``session`` presses the keys."""
+
+    def __init__(self, session: Session, player: Player) -> None:
+        self.session = session
+        self.player = player
+        self.settle = player.settle
+
+    @property
+    def frame_ms(self) -> float:
+        return self.session.frame_s * 1000
+
+    def taps(self, keys: Sequence[str], hold_ms: float, gap_ms: float, rollover: bool) -> None:
+        before = self.session.keys.timing
+        self.session.use_timing(KeyTiming(hold_ms, gap_ms, rollover))
+        try:
+            self.session.keys.burst(list(keys))
+        finally:
+            self.session.use_timing(before)
+
+    def hold(self, key: str, longest_ms: float, moves: int) -> list[float]:
+        env = self.player.env
+        last = self.cursor()
+        seen: list[float] = []
+        pressed: list[float] = []
+
+        def done() -> bool:
+            nonlocal last
+            now = time.monotonic()
+            if not pressed:
+                pressed.append(now)  # first asked just after the key went down
+            try:
+                cursor = env.observe().cursor
+            except Unreadable:
+                return False
+            if cursor != last:
+                seen.append((now - pressed[0]) * 1000)
+                last = cursor
+            return len(seen) >= moves
+
+        self.session.keys.hold_down(key, done, longest_ms)
+        return seen
+
+    def cursor(self, expect: Cell | None = None) -> Cell:
+        """The cursor once still: at once when it shows ``expect`` (then a look two frames
+        later catches a doubled move), else after the game's settle time and more."""
+        env = self.player.env
+        if expect is not None:
+            env.wait_for(lambda o: o.cursor == expect, self.settle + 8)
+            self.session.wait_frames(2)
+        else:
+            self.session.wait_frames(self.settle + 4)
+        return self.player.read("cursor")  # type: ignore[return-value]
+
+    def now(self) -> float:
+        return time.monotonic()
+
+
+def probe_keys(
+    session: Session, player: Player, probe: KeyProbe | None = None, budget_s: float = 4.0
+) -> tuple[KeyProbe, ProbeResult]:
+    """Probe (or go on probing) on the level shown, and play with what was found."""
+    if probe is None:
+        grid = session.profile.geometry.board
+        probe = KeyProbe(GameProbeIO(session, player), session.profile.keys, grid.rows, grid.cols)
+    result = probe.run(budget_s)
+    timing = result.key_timing(session.keys.timing)
+    session.use_timing(timing)
+    player.env.note("key_probe", **result.as_dict())
+    for line in result.lines():
+        log.info("key probe: %s", line)
+    return probe, result

@@ -1,0 +1,57 @@
+"""End-to-end: builds of the practice game that poll their keys (and repeat a held one)
+are probed on level 1 and played to level 5 with the timing found; the figures fall
+within each build's known key reading."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.fuse.session import Session, SessionOptions
+from bot.play.env import LogoEnv
+from bot.play.unattended import Walkthrough
+from bot.profile import load_profile
+from game import build
+from game.keyreading import KeyReading
+from solvers.levels import load_level_list
+
+pytestmark = pytest.mark.fuse
+
+PRACTICE = load_profile("practice")
+LEVELS = {lv.number: lv.board for lv in load_level_list(PRACTICE.resolve(PRACTICE.game["levels"]))}
+POLLED = KeyReading("polled", 3)
+REPEATING = KeyReading("polled-repeat", 3, repeat_delay=12, repeat_every=4)
+
+
+@pytest.fixture(scope="module", params=[POLLED, REPEATING], ids=["polled-p3", "repeat-p3-d12-e4"])
+def built(request, tmp_path_factory):
+    reading = request.param
+    return reading, build.build(tmp_path_factory.mktemp("keys"), key_reading=reading).z80
+
+
+def test_levels_1_to_5_with_the_probed_timing(xserver, built):
+    reading, snapshot = built
+    profile = load_profile("practice", [f"game.snapshot={snapshot}"])
+    options = SessionOptions(display=xserver.display, headless=False, speed=100)
+    with Session.open(profile, options) as session:
+        walk = Walkthrough(session, LogoEnv(session), profile, 1, 5, probe=True)
+        report = walk.run()
+        played_with = session.keys.timing
+    assert report.status == "complete", report
+    for number, result in report.results.items():
+        assert result.report.end_board == LEVELS[number], f"level {number} end board"
+    found = report.key_probe
+    assert found is not None and found["complete"], found
+    poll = reading.poll_frames
+    # held and let go over one read at least, and not much longer
+    assert poll <= found["hold_frames"] <= poll + 2, found
+    assert poll <= found["gap_frames"] <= poll + 2, found
+    assert found["rollover"] is True
+    assert report.key_timing["source"] == "probe"
+    assert played_with.hold_ms == found["hold_ms"] and played_with.gap_ms == found["gap_ms"]
+    if reading.mode == "polled":
+        assert found["repeats"] is False, found
+    else:
+        assert found["repeats"] is True, found
+        assert abs(found["repeat_delay_frames"] - reading.first_repeat_frames) <= 1.5, found
+        assert abs(found["repeat_every_frames"] - reading.repeat_period_frames) <= 1.5, found
+        assert found["hold_frames"] < found["repeat_delay_frames"]
