@@ -211,13 +211,16 @@ class KeyProbe:
         self.every: float | None = None
         self.failed = False  # no rung was safe: nothing more to probe
         self.phase = 0  # index into PHASES
+        self._rung = 0  # the next rung of the ladder to try in this phase
+        self._deadline = 0.0
+        self._tried = False  # a rung or phase was tried in this run
         self.pos: Cell = (1, 1)
         self._last_dir: str | None = None
 
     @property
     def margin(self) -> float:
         """Frames played on top of a rung that passed (half a frame, at least 10 ms)."""
-        return max(MARGIN, MARGIN_MS / self.io.frame_ms)
+        return max(MARGIN, round(MARGIN_MS / self.io.frame_ms, 1))
 
     # -- running --------------------------------------------------------------------------
     @property
@@ -225,14 +228,18 @@ class KeyProbe:
         return self.failed or self.phase >= len(PHASES)
 
     def run(self, budget_s: float = 5.0) -> ProbeResult:
-        """Probe until done or ``budget_s`` has passed (a phase under way is finished);
-        the cursor ends where it was found."""
+        """Probe until done or ``budget_s`` has passed (the rung or phase under way is
+        finished, and one rung at least is tried); the cursor ends where it was found."""
         started = self.io.now()
+        self._deadline = started + budget_s
+        self._tried = False
         start = self.pos = self.io.cursor()
-        while not self.complete and self.io.now() - started < budget_s:
-            getattr(self, f"_probe_{PHASES[self.phase]}")()
+        while not self.complete and not self._out_of_time():
+            if not getattr(self, f"_probe_{PHASES[self.phase]}")():
+                break  # the time ran out on the ladder: the next run goes on from there
             if not self.failed:
                 self.phase += 1
+                self._rung = 0
         self._go_back(start)
         self.seconds += self.io.now() - started
         return self.result()
@@ -253,35 +260,59 @@ class KeyProbe:
         )
 
     # -- the phases -----------------------------------------------------------------------
-    def _probe_hold(self) -> None:
-        for rung in self.ladder:
-            if self._rung_passes("hold", rung, rung):
-                # the gap may come down in the next phase
-                self.hold = self.gap = rung + self.margin
-                return
-        self.failed = True
+    def _out_of_time(self) -> bool:
+        """The budget is spent (never before the first rung of a run was tried)."""
+        return self._tried and self.io.now() >= self._deadline
 
-    def _probe_gap(self) -> None:
+    def _climb(self, phase: str, hold: float | None, top: float) -> float | None:
+        """The first rung below ``top`` that passes (as the hold too when ``hold`` is
+        None), from where the last run stopped; None when none does, or when the time
+        ran out (``self._rung`` then still points below ``top``)."""
+        while self._rung < len(self.ladder) and self.ladder[self._rung] < top:
+            if self._out_of_time():
+                return None
+            rung = self.ladder[self._rung]
+            self._tried = True
+            if self._rung_passes(phase, rung if hold is None else hold, rung):
+                return rung
+            self._rung += 1
+        return None
+
+    def _ladder_done(self, top: float) -> bool:
+        return self._rung >= len(self.ladder) or self.ladder[self._rung] >= top
+
+    def _probe_hold(self) -> bool:
+        rung = self._climb("hold", None, float("inf"))
+        if rung is not None:
+            self.hold = self.gap = rung + self.margin  # the gap may come down next
+            return True
+        if self._ladder_done(float("inf")):
+            self.failed = True
+            return True
+        return False
+
+    def _probe_gap(self) -> bool:
         assert self.hold is not None
-        self.gap = self.hold
-        for rung in self.ladder:
-            if rung >= self.hold - self.margin:
-                return
-            if self._rung_passes("gap", self.hold, rung):
-                self.gap = rung + self.margin
-                return
+        top = self.hold - self.margin
+        rung = self._climb("gap", self.hold, top)
+        if rung is not None:
+            self.gap = rung + self.margin
+            return True
+        return self._ladder_done(top)  # none below the hold passed: the gap stays
 
-    def _probe_rollover(self) -> None:
+    def _probe_rollover(self) -> bool:
         assert self.hold is not None and self.gap is not None
-        for _ in range(BURSTS // 2):
-            for _ in range(2):  # away and back
-                trial = self._burst("rollover", self._staircase(), self.hold, self.gap, True)
-                if trial.verdict != "ok":
-                    self.rollover = False
-                    return
+        self._tried = True
+        for _ in range(BURSTS):
+            trial = self._burst("rollover", self._staircase(), self.hold, self.gap, True)
+            if trial.verdict != "ok":
+                self.rollover = False
+                return True
         self.rollover = True
+        return True
 
-    def _probe_repeat(self) -> None:
+    def _probe_repeat(self) -> bool:
+        self._tried = True
         delays: list[float] = []
         everies: list[float] = []
         for _ in range(2):
@@ -299,12 +330,13 @@ class KeyProbe:
             moved = abs(self.pos[0] - before[0]) + abs(self.pos[1] - before[1])
             if len(seen) < 2 or moved < 2:
                 self.repeats = False
-                return
+                return True
             delays.append((seen[1] - seen[0]) / frame)
             everies += [(b - a) / frame for a, b in pairwise(seen[1:])]
         self.repeats = True
         self.delay = round(sum(delays) / len(delays) * 2) / 2
         self.every = round(sum(everies) / len(everies) * 2) / 2 if everies else None
+        return True
 
     # -- bursts ---------------------------------------------------------------------------
     def _rung_passes(self, phase: str, hold: float, gap: float) -> bool:

@@ -167,16 +167,30 @@ def test_a_game_that_never_moves_gives_no_timing_and_the_profiles_is_kept():
     assert "no safe key timing" in result.lines()[0]
 
 
-def test_a_short_budget_stops_between_phases_and_goes_on_where_it_stopped():
-    game = FakeGame(poll=2, seed=4, start=(2, 2))
+def test_a_short_budget_stops_between_rungs_and_goes_on_where_it_stopped():
+    game = FakeGame(poll=4, delay=12, every=4, seed=4, start=(2, 2))
     probe_ = KeyProbe(game, KEYS, rows=6, cols=10)
-    first = probe_.run(budget_s=0.3)  # the first cursor read takes 0.2 s: one phase
-    assert not first.complete and first.hold_frames is not None and first.rollover is None
-    assert game.pos == (2, 2)
-    assert "goes on at the next level" in first.lines()[-1]
-    second = probe_.run(budget_s=60)
-    assert second.complete and second.rollover is True and second.repeats is False
-    assert second.presses > first.presses and game.pos == (2, 2)
+    runs = []
+    while not probe_.complete:
+        began = game.now()
+        runs.append(probe_.run(budget_s=1.0))
+        assert game.pos == (2, 2), "each run puts the cursor back"
+        # over the budget by one rung at most: 18 presses of 9 frames, and the reads
+        assert game.now() - began < 1.0 + 7.0
+        assert len(runs) < 40
+    first, last = runs[0], runs[-1]
+    assert not first.complete and first.hold_frames is None
+    assert "no timing found yet" in first.lines()[0]
+    assert any("goes on at the next level" in r.lines()[-1] for r in runs if r.usable)
+    assert len(runs) > 3 and last.complete and last.presses > first.presses
+    assert 4 <= last.hold_frames <= 5 and last.repeats is True, last
+    # the same figures as one long run
+    whole = probe(FakeGame(poll=4, delay=12, every=4, seed=4, start=(2, 2)))
+    assert (whole.hold_frames, whole.rollover, whole.repeats) == (
+        last.hold_frames,
+        last.rollover,
+        last.repeats,
+    )
 
 
 def test_the_result_reads_as_json_rows():
