@@ -153,6 +153,21 @@ class LogoEnv:
             obs, met = self.wait_for(expect, timeout_frames)
         return StepResult(obs, met, tuple(keys), started, time.monotonic())
 
+    def hold(
+        self, key: str, expect: Expectation, longest_frames: float, timeout_frames: float = 6
+    ) -> StepResult:
+        """Hold ``key`` down until ``expect`` holds (a game that repeats a held key moves
+        on by itself) or ``longest_frames`` pass, then wait as ``step`` does."""
+        started = time.monotonic()
+
+        def done() -> bool:
+            return holds(expect, self.observe())
+
+        frame_ms = self.console.frame_s * 1000
+        self.console.keys.hold_down(key, done, longest_frames * frame_ms)
+        obs, met = self.wait_for(expect, timeout_frames)
+        return StepResult(obs, met, (key,), started, time.monotonic(), {"held": True})
+
     def note(self, event: str, **data: Any) -> None:
         """An agent-level event (plan, correction, ...); wrappers record it."""
 
@@ -179,6 +194,11 @@ class EnvWrapper:
         self, keys: Sequence[str], expect: Expectation | None = None, timeout_frames: float = 6
     ) -> StepResult:
         return self.env.step(keys, expect, timeout_frames)
+
+    def hold(
+        self, key: str, expect: Expectation, longest_frames: float, timeout_frames: float = 6
+    ) -> StepResult:
+        return self.env.hold(key, expect, longest_frames, timeout_frames)
 
     def note(self, event: str, **data: Any) -> None:
         self.env.note(event, **data)

@@ -34,6 +34,7 @@ class LevelReport:
     end_board: Board | None = None
     seconds: float = 0.0
     plan_seconds: float = 0.0
+    held_moves: int = 0  # straight moves made by holding one key (a repeating game)
 
 
 def move_keys(keys: Keys, start: Cell, goal: Cell, rows: int, cols: int) -> list[str]:
@@ -60,6 +61,14 @@ class Player:
         self.settle = settle_frames if settle_frames is not None else profile.timing.settle_frames
         self.max_corrections = max_corrections
         self.recent: Observation | None = None  # the last step's observation
+        t = profile.timing
+        # a game that repeats a held key: (delay, every) in frames, from the profile or
+        # the key probe; a long straight move may then be one held key
+        self.repeat: tuple[float, float] | None = (
+            (t.repeat_delay_frames, t.repeat_every_frames)
+            if t.repeat_delay_frames and t.repeat_every_frames
+            else None
+        )
 
     # -- reading ----------------------------------------------------------------------------
     def read(self, what: str, attempts_frames: float = 10) -> object:
@@ -79,7 +88,13 @@ class Player:
                 raise LevelFailed(f"cannot read the {what}: {last.reason}", obs)
             time.sleep(0.002)
 
-    def step(self, keys: list[str], expect: Expectation, timeout_frames: float) -> StepResult:
+    def step(
+        self,
+        keys: list[str],
+        expect: Expectation,
+        timeout_frames: float,
+        hold_frames: float | None = None,
+    ) -> StepResult:
         """``env.step``, but only while the level is on screen: keys are never sent to a
         TIME UP or game-over screen. The last step's observation serves as the check when
         it is younger than a frame (Fuse shows nothing newer yet)."""
@@ -88,9 +103,28 @@ class Player:
             obs = self.env.observe()
         if not obs.level_shown:
             self.level_gone(obs)
-        result = self.env.step(keys, expect, timeout_frames)
+        if hold_frames is not None:
+            result = self.env.hold(keys[0], expect, hold_frames, timeout_frames)
+        else:
+            result = self.env.step(keys, expect, timeout_frames)
         self.recent = result.obs
         return result
+
+    def hold_frames(self, keys: list[str], min_every: float = 4) -> float | None:
+        """For a straight move (one key, k times) in a game that repeats a held key: the
+        longest the key may be held (just before a k+1th move), when holding it is
+        sooner than k taps; None to tap. A repeat faster than ``min_every`` frames
+        leaves too little time to let go after the screen shows the last move."""
+        if self.repeat is None or len(keys) < 3 or len(set(keys)) != 1:
+            return None
+        delay, every = self.repeat
+        if every < min_every:
+            return None
+        console = self.env.console
+        timing = console.keys.timing
+        tapped = len(keys) * (timing.hold_ms + timing.gap_ms) / (console.frame_s * 1000)
+        held = delay + (len(keys) - 2) * every + 2  # and the screen shows it
+        return delay + (len(keys) - 1) * every - 1 if held < tapped else None
 
     def level_gone(self, obs: Observation) -> None:
         """The level left the screen while being played (TIME UP, say): stop pressing."""
@@ -146,8 +180,11 @@ class Player:
             if cursor == cell:
                 return cursor
             keys = move_keys(self.keys, cursor, cell, self.board_grid.rows, self.board_grid.cols)
-            result = self.step(keys, lambda o: o.cursor == cell, self.settle + 4)
-            report.keys_sent += len(keys)
+            held = self.hold_frames(keys)
+            result = self.step(keys, lambda o: o.cursor == cell, self.settle + 4, held)
+            report.keys_sent += 1 if held is not None else len(keys)
+            if held is not None:
+                report.held_moves += 1
             if result.met:
                 return cell
             cursor = self.read("cursor")

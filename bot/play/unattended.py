@@ -254,6 +254,8 @@ class Walkthrough:
             log.info("probing the key timing on level %d (a few seconds)", level)
         self.probe, result = probe_keys(self.session, self.player, self.probe)
         self.report.key_probe = result.as_dict()
+        if result.repeats and result.repeat_delay_frames and result.repeat_every_frames:
+            self.player.repeat = (result.repeat_delay_frames, result.repeat_every_frames)
         self.note_timing("probe" if result.usable else "profile")
 
     def adapt_timing(self, result: LevelReport, most: int = 4) -> None:

@@ -59,15 +59,23 @@ class Recorder(EnvWrapper):
     def step(
         self, keys: Sequence[str], expect: Expectation | None = None, timeout_frames: float = 6
     ) -> StepResult:
-        result = self.env.step(keys, expect, timeout_frames)
+        return self._keys_event(self.env.step(keys, expect, timeout_frames))
+
+    def hold(
+        self, key: str, expect: Expectation, longest_frames: float, timeout_frames: float = 6
+    ) -> StepResult:
+        return self._keys_event(self.env.hold(key, expect, longest_frames, timeout_frames))
+
+    def _keys_event(self, result: StepResult) -> StepResult:
         self._seen(result.obs)
         self.recording.event(
             "keys",
             at_time=result.started,
             level=self.level,
-            keys=list(keys),
+            keys=list(result.keys),
             met=result.met,
             seconds=round(result.ended - result.started, 4),
+            **result.info,
             **readings(result.obs),
         )
         return result

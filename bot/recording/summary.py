@@ -145,6 +145,7 @@ def _levels(rec: RunState, spans: list[LevelSpan]) -> list[dict[str, Any]]:
             r = result.report
             entry.update(
                 keys_sent=r.keys_sent,
+                held_moves=r.held_moves,
                 planned_presses=r.planned_presses,
                 lower_bound=r.lower_bound,
                 optimal=r.optimal,

@@ -31,6 +31,7 @@ class FakeKeys(KeyDriver):
         if down:
             self.sent.append(key)
             self.game.key(key)
+        self.game.held = (key, time.monotonic(), 0) if down else None
         return True
 
 
@@ -48,6 +49,7 @@ class FakeGame:
         seed: int = 0,
         flash_period_s: float = 0.004,
         late: bool = False,
+        repeat: tuple[float, float] | None = None,
     ) -> None:
         self.profile = profile
         self.vision = Vision(profile, 1)
@@ -65,6 +67,8 @@ class FakeGame:
         self.dropped = self.doubled = 0
         self.late = late
         self.pending: list[str] = []
+        self.repeat = repeat  # a held key moves again after (delay, every) seconds
+        self.held: tuple[str, float, int] | None = None  # key, when down, repeats so far
 
     def key(self, name: str) -> None:
         if self.rng.random() < self.drop:
@@ -101,6 +105,14 @@ class FakeGame:
             self.done = True
 
     def frame(self) -> np.ndarray:
+        if self.repeat and self.held:
+            key, down, repeats = self.held
+            delay, every = self.repeat
+            due = int((time.monotonic() - down - delay) / every) + 1
+            if time.monotonic() - down >= delay and due > repeats:
+                self.held = (key, down, due)
+                for _ in range(due - repeats):
+                    self.apply(key)
         flash = int(time.monotonic() / self.flash_period_s) % 2 == 1
         if self.done:
             shown = draw(None, self.board, cursor=None)

@@ -3,6 +3,7 @@ import pytest
 from bot.play.env import LogoEnv
 from bot.play.player import Player, move_keys
 from bot.profile import load_profile
+from bot.x11.keys import KeyTiming
 from solvers.board import Board
 from tests.bot.fake_game import FakeGame
 
@@ -66,3 +67,28 @@ def test_a_doubled_move_that_shows_late_is_caught_before_acting_again(seed):
     game = FakeGame(PROFILE, LEVEL_2, double=0.3, seed=seed, late=True)
     report = play(game)
     assert game.done and game.board == LEVEL_2 and report.end_board == LEVEL_2
+
+
+def test_a_game_that_repeats_a_held_key_gets_long_straight_moves_as_one_hold():
+    # the cursor goes along the edges for the corner stones: 5 and 9 cells straight,
+    # held 12 + 3 * 6 and 12 + 7 * 6 frames
+    target = Board.from_rows(["1........1"] + [".........."] * 4 + ["1........1"])
+    game = FakeGame(PROFILE, target, repeat=(0.024, 0.012))  # 12 frames, then every 6
+    game.frame_s = 0.002
+    game.keys.timing = KeyTiming(8, 8)  # 4 frames held, 4 up: 8 a tap, 40 for 5 cells
+    player = Player(LogoEnv(game), PROFILE, settle_frames=2)
+    player.repeat = (12, 6)
+    report = player.play_level()
+    assert report.end_board == target
+    assert report.held_moves >= 2, "the long moves were holds"
+    assert report.keys_sent < report.planned_presses
+    assert player.hold_frames(["p", "p"]) is None, "two cells: taps"
+    assert player.hold_frames(["p", "a", "p"]) is None, "not straight: taps"
+    assert player.hold_frames(["p"] * 9) == 12 + 8 * 6 - 1
+
+
+def test_without_a_repeat_every_move_is_tapped():
+    target = Board.from_rows(["1........1"] + [".........."] * 5)
+    game = FakeGame(PROFILE, target)
+    report = Player(LogoEnv(game), PROFILE).play_level()
+    assert report.held_moves == 0 and report.keys_sent == report.planned_presses
