@@ -103,3 +103,8 @@ def test_calibrate_writes_an_annotated_picture(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "profile OK" in text and "1x" in text
     assert Image.open(out).size[0] == 640
+
+
+def test_probing_the_keys_needs_a_live_game_not_a_screenshot(tmp_path, capsys):
+    assert main(["calibrate", "--probe-keys", "--screenshot", str(tmp_path / "x.png")]) == 2
+    assert "needs a live game" in capsys.readouterr().err
