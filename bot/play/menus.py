@@ -11,8 +11,10 @@ pressed once (the profile of the original tape, whose screens are not known).
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -109,8 +111,13 @@ class MenuDriver:
         tries: int = 8,
         until_frames: float = 40,
         sleep: Callable[[float], None] = time.sleep,
+        slower: Callable[[int], AbstractContextManager[None]] | None = None,
     ) -> None:
+        """``slower(n)``: a context in which keys are held and let go longer, for the
+        ``n``-th try again of a key that had no effect (a game that reads its keys only
+        every few frames misses short presses)."""
         self.env = env
+        self.slower = slower or (lambda n: contextlib.nullcontext())
         self.frame_s = frame_s
         self.tries = tries
         self.until_frames = until_frames
@@ -158,7 +165,8 @@ class MenuDriver:
             if attempt:
                 self.corrections += 1
                 self.env.note("correction", kind="menu_key", keys=step.keys, want=step.until)
-            result = self.env.step(list(step.keys), shows, self.until_frames)
+            with self.slower(attempt):
+                result = self.env.step(list(step.keys), shows, self.until_frames)
             self.keys_sent += len(step.keys)
             if result.met:
                 return
@@ -182,6 +190,7 @@ class MenuDriver:
         def ended(obs: Any) -> bool:
             return within is not None and not obs.shows(within)
 
+        lost = 0  # keys in a row that the echo did not follow
         for _ in range(self.tries * (len(want) + 1)):
             obs, readable = self.env.wait_for(lambda o: ended(o) or isinstance(typed(o), str), 5)
             if not readable:
@@ -199,10 +208,12 @@ class MenuDriver:
                 self.env.note("correction", kind="menu_text", want=want, seen=seen)
             else:
                 raise MenuFailed(f"typed {seen!r} instead of {want!r} and cannot take it back")
-            result = self.env.step(
-                [key], lambda o, s=seen: ended(o) or typed(o) != s, self.until_frames
-            )
+            with self.slower(lost):
+                result = self.env.step(
+                    [key], lambda o, s=seen: ended(o) or typed(o) != s, self.until_frames
+                )
             self.keys_sent += 1
+            lost = 0 if result.met else lost + 1
             if not result.met:
                 self.corrections += 1
                 self.env.note("correction", kind="menu_text", want=want, seen=seen, lost=key)

@@ -7,6 +7,7 @@ import logging
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -148,13 +149,32 @@ class Walkthrough:
         self.session.wait_frames(self.profile.start.loaded_wait * 50.08)
         self.env.note("enter", level=start, code=code, name=self.name)
         log.info("entering the game at level %d%s", start, f" with code {code}" if code else "")
-        driver = MenuDriver(self.env, self.session.frame_s)
+        driver = MenuDriver(self.env, self.session.frame_s, slower=self.slower_keys)
         try:
             driver.run(steps)
         finally:
             if driver.corrections:
                 self.report.run_corrections["menu"] += driver.corrections
         return start
+
+    @contextlib.contextmanager
+    def slower_keys(self, tries: int, most_ms: float = 400) -> Iterator[None]:
+        """Keys held and let go 1.5 times longer for each try again (up to ``most_ms``):
+        a menu key that had no effect may have been too short for the game."""
+        timing = self.session.keys.timing
+        if tries:
+            factor = 1.5**tries
+            self.session.use_timing(
+                KeyTiming(
+                    min(most_ms, timing.hold_ms * factor),
+                    min(most_ms, timing.gap_ms * factor),
+                    timing.rollover,
+                )
+            )
+        try:
+            yield
+        finally:
+            self.session.use_timing(timing)
 
     def confirm_level(self, obs: Observation, expected: int) -> int:
         """The level number the panel shows (when the profile can read it), else

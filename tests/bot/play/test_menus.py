@@ -80,3 +80,39 @@ def test_waits_are_in_emulated_time():
     game = FakeMenu()
     MenuDriver(game, frame_s=0.01, sleep=waits.append).run([Step(wait=2.0)])
     assert waits == [pytest.approx(2.0 * 50.08 * 0.01)]
+
+
+class ShortPressesLost(FakeMenu):
+    """A game that reads its keys every few frames: a press held shorter than ``needs``
+    (in the driver's ``slower`` steps) is never seen."""
+
+    needs = 2
+    held = 0
+
+    def key(self, key):
+        if self.held >= self.needs:
+            super().key(key)
+
+
+def test_a_key_that_has_no_effect_is_pressed_again_held_longer():
+    import contextlib
+
+    game = ShortPressesLost()
+    tries = []
+
+    @contextlib.contextmanager
+    def slower(n):
+        tries.append(n)
+        game.held = n
+        try:
+            yield
+        finally:
+            game.held = 0
+
+    driver = MenuDriver(game, frame_s=0.0, sleep=lambda s: None, slower=slower)
+    driver.run(steps_for(name="LOGOBOT"))
+    assert game.state == "level" and game.name == "LOGOBOT"
+    assert max(tries) == 2 and driver.corrections > 0
+    # without holding longer the same game never gets past the title
+    with pytest.raises(MenuFailed):
+        MenuDriver(ShortPressesLost(), frame_s=0.0, sleep=lambda s: None).run(steps_for())
