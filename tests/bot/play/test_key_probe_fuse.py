@@ -47,7 +47,12 @@ def test_levels_1_to_5_with_the_probed_timing(xserver, built):
     assert poll <= found["gap_frames"] <= poll + 2, found
     assert found["rollover"] is True
     assert report.key_timing["source"] == "probe"
-    assert played_with.hold_ms == found["hold_ms"] and played_with.gap_ms == found["gap_ms"]
+    # played with what was found, and half a frame more per raise when presses went
+    # wrong in play (a busy machine)
+    raised = report.run_corrections["timing_raised"]
+    assert raised <= 4
+    assert played_with.hold_ms == pytest.approx(found["hold_ms"] + raised * 19.96 / 2)
+    assert played_with.gap_ms == pytest.approx(found["gap_ms"] + raised * 19.96 / 2)
     if reading.mode == "polled":
         assert found["repeats"] is False, found
     else:
