@@ -111,12 +111,9 @@ def probe(args: argparse.Namespace, profile: Profile) -> int:
     with session:
         walk = Walkthrough(session, LogoEnv(session), profile, args.level, args.level, args.name)
         if args.launch:
-            level = walk.enter(args.level)
-            while level < args.level:  # the levels before are played on the way
-                walk.player.play_level(walk.player.wait_level())
-                walk.wait_transition()
-                level += 1
-        walk.player.wait_level()
+            walk.reach(args.level)
+        else:
+            walk.player.wait_level()
         if session.attached:
             walk.measure_speed()
         _, result = probe_keys(session, walk.player, budget_s=60.0)

@@ -8,13 +8,14 @@ import re
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot.errors import InputError, UsageError
 from bot.fuse.session import SessionOptions
 from bot.profile import Profile, load_profile, show_config
 
 if TYPE_CHECKING:
+    from bot.play.key_probe import ProbeResult
     from bot.recording.recording import Recording
 
 
@@ -157,8 +158,8 @@ def add_probe_options(parser: argparse.ArgumentParser, always: bool = False) -> 
     )
 
 
-def save_probed_profile(path: Path, profile: Profile, result: Any, speed: int) -> str:
-    """Write ``profile`` with ``result`` (a ``ProbeResult``) as its timing; the line to print."""
+def save_probed_profile(path: Path, profile: Profile, result: ProbeResult, speed: int) -> str:
+    """Write ``profile`` with ``result`` as its timing; the line to print."""
     from bot.profile import with_probed_timing
 
     if not result.usable:
@@ -168,6 +169,7 @@ def save_probed_profile(path: Path, profile: Profile, result: Any, speed: int) -
         )
     repeat = (result.repeat_delay_frames, result.repeat_every_frames) if result.repeats else None
     note = time.strftime("%Y-%m-%d %H:%M") + f" at {speed} % speed"
+    assert result.hold_frames is not None and result.gap_frames is not None  # usable
     text = with_probed_timing(
         profile,
         speed,

@@ -190,14 +190,7 @@ def launched_frame(args: argparse.Namespace, profile: Profile) -> np.ndarray:
 
     with Session.open(profile, session_options(args)) as session:
         walk = Walkthrough(session, LogoEnv(session), profile, args.level, args.level, args.name)
-        level = walk.enter(args.level)
-        while True:
-            obs = walk.player.wait_level()
-            if level >= args.level:
-                return obs.frame
-            walk.player.play_level(obs)
-            walk.wait_transition()
-            level += 1
+        return walk.reach(args.level).frame
 
 
 def main(argv: list[str] | None = None) -> int:

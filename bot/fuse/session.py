@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -249,6 +249,16 @@ class Session:
         self.keys.timing = timing
         if self.target is not None:
             self.target.timing = timing
+
+    @contextlib.contextmanager
+    def timed(self, timing: KeyTiming) -> Iterator[None]:
+        """Press keys with ``timing`` inside the block, with the timing before after it."""
+        before = self.keys.timing
+        self.use_timing(timing)
+        try:
+            yield
+        finally:
+            self.use_timing(before)
 
     def type_load(self, timeout_s: float = 15.0) -> None:
         """Type LOAD "" and ENTER in OpenSE BASIC, which cannot auto-load a tape."""

@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 from itertools import pairwise
 from typing import Any, Protocol
 
-from bot.profile import Keys
+from bot.profile import FRAME_MS, Keys
 from bot.x11.keys import KeyTiming
 from solvers.board import Cell
 
@@ -159,7 +159,7 @@ class ProbeResult:
             ]
         out = [
             f"hold {self.hold_ms:g} ms ({self.hold_frames:g} frames), gap {self.gap_ms:g} ms "
-            f"({self.gap_frames:g} frames) at {1000 / self.frame_ms / 50.08 * 100:.0f} % speed"
+            f"({self.gap_frames:g} frames) at {FRAME_MS / self.frame_ms * 100:.0f} % speed"
         ]
         if self.rollover is not None:
             out.append(

@@ -31,12 +31,8 @@ class GameProbeIO:
         return self.session.frame_s * 1000
 
     def taps(self, keys: Sequence[str], hold_ms: float, gap_ms: float, rollover: bool) -> None:
-        before = self.session.keys.timing
-        self.session.use_timing(KeyTiming(hold_ms, gap_ms, rollover))
-        try:
+        with self.session.timed(KeyTiming(hold_ms, gap_ms, rollover)):
             self.session.keys.burst(list(keys))
-        finally:
-            self.session.use_timing(before)
 
     def hold(self, key: str, longest_ms: float, moves: int) -> list[float]:
         env = self.player.env

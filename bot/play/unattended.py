@@ -8,7 +8,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +33,6 @@ from bot.play.recovery import Recovery
 from bot.play.speed import board_area, measure_speed
 from bot.profile import Profile
 from bot.see.annotate import save_annotated
-from bot.x11.keys import KeyTiming
 
 log = logging.getLogger(__name__)
 
@@ -162,19 +161,26 @@ class Walkthrough:
         """Keys held and let go 1.5 times longer for each try again (up to ``most_ms``):
         a menu key that had no effect may have been too short for the game."""
         timing = self.session.keys.timing
-        if tries:
-            factor = 1.5**tries
-            self.session.use_timing(
-                KeyTiming(
-                    min(most_ms, timing.hold_ms * factor),
-                    min(most_ms, timing.gap_ms * factor),
-                    timing.rollover,
-                )
-            )
-        try:
+        factor = 1.5**tries
+        longer = replace(
+            timing,
+            hold_ms=min(most_ms, timing.hold_ms * factor),
+            gap_ms=min(most_ms, timing.gap_ms * factor),
+        )
+        with self.session.timed(longer if tries else timing):
             yield
-        finally:
-            self.session.use_timing(timing)
+
+    def reach(self, level: int) -> Observation:
+        """Enter the game with the nearest code at or below ``level`` and play the levels
+        on the way; the first observation of ``level`` (``show`` and ``calibrate``)."""
+        shown = self.enter(level)
+        while True:
+            obs = self.player.wait_level()
+            if shown >= level:
+                return obs
+            self.player.play_level(obs)
+            self.wait_transition()
+            shown += 1
 
     def confirm_level(self, obs: Observation, expected: int) -> int:
         """The level number the panel shows (when the profile can read it), else
@@ -292,7 +298,7 @@ class Walkthrough:
         if self._misses_since >= 2 and self._misses_since * 100 > self._keys_since:
             t = self.session.keys.timing
             step = self.session.frame_s * 500
-            self.session.use_timing(KeyTiming(t.hold_ms + step, t.gap_ms + step, t.rollover))
+            self.session.use_timing(replace(t, hold_ms=t.hold_ms + step, gap_ms=t.gap_ms + step))
             self._raised += 1
             self.report.run_corrections["timing_raised"] += 1
             t = self.session.keys.timing
