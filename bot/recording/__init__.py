@@ -3,4 +3,7 @@
 ``Recording`` owns the folder, ``Recorder`` wraps the environment and writes what the
 bot did, and ``finish`` turns Fuse's movie into video and writes ``run.json``. The folder
 layout and the JSON schemas are described in ``recordings/README.md``.
+
+Imports ``bot.play``, ``bot.fuse``, ``bot.see`` and ``bot.x11`` (and ``bot.errors``,
+``bot.profile``); never ``bot.commands``.
 """

@@ -4,6 +4,7 @@ nothing shipped imports the practice game, the fault injection or the tests."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import bot
@@ -100,6 +101,28 @@ def test_each_layer_imports_only_the_layers_below_it():
     ]
     assert wrong == []
     assert set(ALLOWED) >= {layer(n) for n in MODULES if layer(n)}, "a folder with no rule"
+
+
+def layers_named(docstring: str) -> set[str]:
+    """The bot layers a package docstring says it may import: every ``bot.NAME`` before
+    the word "never" (what follows "never" is what it must not import)."""
+    return set(re.findall(r"\bbot\.(\w+)", docstring.split("never")[0]))
+
+
+def test_each_folders_docstring_names_the_layers_it_may_import():
+    assert layers_named("Imports ``bot.x11`` (and ``bot.errors``); never ``bot.play``.") == {
+        "x11",
+        "errors",
+    }
+    folders = sorted(p.parent.name for p in ROOT.glob("*/__init__.py"))
+    assert {"recording", "commands"} <= set(folders)
+    named = {
+        folder: layers_named(
+            ast.get_docstring(ast.parse(MODULES[f"bot.{folder}"].read_text())) or ""
+        )
+        for folder in folders
+    }
+    assert named == {folder: ALLOWED[folder] for folder in folders}
 
 
 def test_nothing_shipped_imports_the_game_faults_or_tests():
