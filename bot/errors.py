@@ -28,7 +28,8 @@ class Exit(IntEnum):
 EXIT_CODES: dict[Exit, str] = {
     Exit.OK: "done: every level asked for was played",
     Exit.FAILED: "not every level was done (run.json says which), or another failure",
-    Exit.USAGE: "usage: arguments that do not make sense (a level out of range, an unknown code)",
+    Exit.USAGE: "usage: arguments that do not make sense (a level out of range, an unknown code, "
+    "a bad --set)",
     Exit.INPUT: "input: a missing or bad ROM, tape, snapshot, level file, profile or screenshot",
     Exit.DISPLAY: "display: no X display to use (none set, cannot be opened, Wayland, no Xvfb)",
     Exit.FUSE: "Fuse: missing, would not start, or died; or a tool its files need (fmfconv)",
