@@ -20,7 +20,7 @@ from bot.commands.show import add_source_options, describe, source_frame, text
 from bot.errors import UsageError, exit_codes_help
 from bot.profile import Profile
 from bot.see.annotate import save_annotated
-from bot.see.locate import locate
+from bot.see.locate import window_of
 from bot.see.vision import Vision
 
 
@@ -65,12 +65,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.probe_keys or args.save_profile:
         return probe(args, profile)
     image = source_frame(args, profile)
-    placement = locate(profile, image)
-    frame = placement.crop(image, profile)
-    vision = Vision(profile, placement.scale)
+    frame, placement = window_of(profile, image)
+    vision = Vision.for_frame(profile, frame)
     info = describe(profile, frame)
     where = (
-        f"found the game at {placement.scale}x, window origin ({placement.left}, "
+        f"the picture is the game window at {vision.scale}x"
+        if placement is None
+        else f"found the game at {placement.scale}x, window origin ({placement.left}, "
         f"{placement.top}) in a {image.shape[1]}x{image.shape[0]} image"
     )
     out = args.out or Path(f"calibrate-{profile.name}.png")

@@ -118,7 +118,8 @@ def locate(profile: Profile, image: np.ndarray) -> Placement:
 
 def window_of(profile: Profile, image: np.ndarray) -> tuple[np.ndarray, Placement | None]:
     """The Fuse window's picture in ``image``: ``image`` itself when it has the window's
-    size at 1x, 2x or 3x, else the level found in it by ``locate`` (with its placement)."""
+    size at 1x, 2x or 3x, else the level found in it by ``locate`` (with its placement).
+    ``Unreadable`` (exit 7) when it is neither: the picture is not the game."""
     try:
         Vision.for_frame(profile, image)
         return image, None
@@ -126,6 +127,6 @@ def window_of(profile: Profile, image: np.ndarray) -> tuple[np.ndarray, Placemen
         pass
     try:
         placement = locate(profile, image)
-    except Unreadable:
-        return image, None  # describe() says why it is not the game
+    except Unreadable as exc:
+        raise Unreadable(f"not the game: {exc.reason}") from None
     return placement.crop(image, profile), placement

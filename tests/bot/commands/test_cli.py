@@ -87,12 +87,16 @@ def test_show_and_calibrate_both_find_the_game_in_a_desktop_screenshot(tmp_path,
         assert "found the game at 2x, window origin (110, 70)" in out
 
 
-def test_show_refuses_a_picture_that_is_not_the_game(tmp_path, capsys):
+@pytest.mark.parametrize("command", ["show", "calibrate"])
+def test_show_and_calibrate_both_refuse_a_picture_that_is_not_the_game(tmp_path, capsys, command):
+    """Exit 7, as the README's table says for a screen that is not the game."""
     png = tmp_path / "blank.png"
     Image.new("RGB", (100, 80)).save(png)
-    assert main(["show", "--screenshot", str(png)]) == 1
-    assert "not the game" in capsys.readouterr().out
-    assert main(["show", "--screenshot", str(tmp_path / "none.png")]) == 3
+    out = ["--out", str(tmp_path / "out.png")] if command == "calibrate" else []
+    assert main([command, "--screenshot", str(png), *out]) == 7
+    err = capsys.readouterr().err
+    assert "not the game: no game screen" in err and "Traceback" not in err
+    assert main([command, "--screenshot", str(tmp_path / "none.png"), *out]) == 3
 
 
 def test_calibrate_writes_an_annotated_picture(tmp_path, capsys):
