@@ -8,7 +8,7 @@ import textwrap
 from pathlib import Path
 
 from bot.commands.common import add_output_options, add_runs_option, setup_logging
-from bot.errors import UsageError
+from bot.errors import UsageError, exit_codes_help
 from bot.recording.folder import default_root, find_run
 from bot.recording.report_page import write_compare, write_report
 
@@ -30,7 +30,7 @@ def parser() -> argparse.ArgumentParser:
         "start of one), or 'last'. Examples:\n"
         "  logo-bot report last\n"
         "  logo-bot report --compare RUN1 RUN2          RUN1/compare-RUN2.html\n"
-        "  logo-bot report --compare RUN1 RUN2 --out both.html",
+        "  logo-bot report --compare RUN1 RUN2 --out both.html" + "\n\n" + exit_codes_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("run", metavar="RUN", nargs="?", help="the run (default: last)")

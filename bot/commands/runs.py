@@ -8,12 +8,13 @@ import os
 import shutil
 import subprocess
 import sys
+import textwrap
 import webbrowser
 from datetime import datetime
 from pathlib import Path
 
 from bot.commands.common import add_output_options, add_runs_option, setup_logging
-from bot.errors import UsageError
+from bot.errors import UsageError, exit_codes_help
 from bot.play.progress import clock
 from bot.recording.folder import RunFolder, default_root, list_runs
 from bot.recording.report_page import REPORT, write_report
@@ -22,9 +23,14 @@ from bot.recording.report_page import REPORT, write_report
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="logo-bot runs",
-        description="List the recorded runs (one folder each) with their date, mode, levels "
-        "done, status, duration and report page. Replay one with 'logo-bot replay NAME'; "
-        "write or refresh a report with 'logo-bot report NAME'.",
+        description=textwrap.fill(
+            "List the recorded runs (one folder each) with their date, mode, levels done, "
+            "status, duration and report page. Replay one with 'logo-bot replay NAME'; "
+            "write or refresh a report with 'logo-bot report NAME'.",
+            79,
+        ),
+        epilog=exit_codes_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_runs_option(p)
     p.add_argument("--json", action="store_true", help="print one JSON object per run")

@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from bot.cli import main
+from bot.cli import COMMANDS, main
+from bot.errors import exit_codes_help
 from solvers.board import Board
 from tests.bot.fake_frames import draw
 
@@ -18,6 +19,14 @@ def test_no_command_prints_usage_and_exits_2(capsys):
     assert main([]) == 2
     assert "walkthrough" in capsys.readouterr().out
     assert main(["--help"]) == 0
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_every_commands_help_ends_with_the_exit_codes(capsys, command):
+    with pytest.raises(SystemExit) as stop:
+        main([command, "--help"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.rstrip().endswith(exit_codes_help())
 
 
 def test_unknown_command(capsys):
