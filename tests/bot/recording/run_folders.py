@@ -4,6 +4,7 @@ events.jsonl as a run writes them, real PNG pictures, and a real (tiny) H.264 vi
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,14 @@ def level(number: int, status: str = "done", **extra: Any) -> dict[str, Any]:
         )  # fmt: skip
     entry.update(extra)
     return entry
+
+
+def corrections_by_kind(levels: list[dict[str, Any]]) -> dict[str, int]:
+    """The levels' corrections added up by kind, as run.json's totals hold them."""
+    total: Counter[str] = Counter()
+    for entry in levels:
+        total.update(entry.get("corrections") or {})
+    return dict(total)
 
 
 def make_run(
@@ -91,7 +100,7 @@ def make_run(
             "keys_sent": sum(e.get("keys_sent", 0) for e in levels),
             "fewest_presses": sum(e.get("planned_presses", 0) for e in levels),
             "lower_bound": sum(e.get("lower_bound", 0) for e in levels),
-            "corrections": {},
+            "corrections": corrections_by_kind(levels),
             "restarts": len(segments) - 1,
             "events": len(lines),
         },

@@ -70,8 +70,11 @@ def failed_run(tmp_path) -> Path:
         {"event": "target", "frame": 380, "level": 3, "target": TARGET},
         {"event": "failure", "frame": 440, "level": 3, "kind": "time_up", "reason": NASTY,
          "picture": "failures/002-level003-failure-time_up.png"},
+        {"event": "crash", "frame": 445, "level": 3, "exit": -9},
+        {"event": "restart", "frame": 0, "segment": 2, "level": 3, "reason": "Fuse died"},
     ]  # fmt: skip
-    return make_run(tmp_path, "20261123T000000Z-walkthrough", levels, events, "failed", NASTY)
+    return make_run(tmp_path, "20261123T000000Z-walkthrough", levels, events, "failed", NASTY,
+                    segments={1: 460, 2: 40})  # fmt: skip
 
 
 def test_the_page_shows_the_run(failed_run):
@@ -84,6 +87,8 @@ def test_the_page_shows_the_run(failed_run):
     assert "200 %" in text and "0:10" in text
     assert "keys" in text and "37 sent, fewest planned 34, lower bound 32" in text
     assert "time up 1" in text  # failures by kind
+    assert "<dt>corrections</dt><dd>cursor 1</dd>" in page.raw  # by kind, from the totals
+    assert "<dt>restarts of Fuse</dt><dd>1 (1 after a crash)</dd>" in page.raw
     assert "fuse 1.6.0" in text and "game practice.z80 aaaaaaaaaaaa" in text
     # the table: one row per level, with its target drawn and its numbers
     rows = page.all("tr", "level")
