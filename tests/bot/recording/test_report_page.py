@@ -194,6 +194,20 @@ def test_the_report_and_runs_commands(failed_run, tmp_path, capsys, monkeypatch)
     assert ".html" in capsys.readouterr().err
 
 
+def test_the_report_command_compares_two_runs(failed_run, capsys):
+    root = failed_run.parent
+    other = make_run(root, "20261124T000000Z-walkthrough", [level(1), level(2)])
+    argv = ["report", "--compare", failed_run.name, "last", "--video-dir", str(root)]
+    assert main(argv) == 0
+    page = failed_run / f"compare-{other.name}.html"
+    assert capsys.readouterr().out.strip() == f"report: {page.resolve().as_uri()}"
+    assert [r["data-level"] for r in read(page).all("tr", "level")] == ["1", "2", "3"]
+    out = root / "both.html"
+    assert main([*argv, "--out", str(out)]) == 0
+    assert capsys.readouterr().out.strip() == f"report: {out.resolve().as_uri()}"
+    assert f"{failed_run.name} against {other.name}" in read(out).text
+
+
 def test_levels_missing_from_the_video_are_named(tmp_path):
     levels = [level(1), level(2, segment=2, start_frame=30, end_frame=90)]
     folder = make_run(tmp_path, "20261123T000003Z-walkthrough", levels, segments={1: 0, 2: 120})
