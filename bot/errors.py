@@ -57,7 +57,7 @@ class BotError(Exception):
 
 
 class UsageError(BotError):
-    """Arguments that do not make sense (a level out of range, an unknown code)."""
+    """Arguments that do not make sense (a level out of range, an unknown code, a bad --set)."""
 
     exit_code = Exit.USAGE
 
