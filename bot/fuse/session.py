@@ -264,7 +264,7 @@ class Session:
         """Type LOAD "" and ENTER in OpenSE BASIC, which cannot auto-load a tape."""
         scale = self.options.scale
         deadline = time.monotonic() + timeout_s
-        while not _basic_ready(self.frame(), scale):
+        while not basic_ready(self.frame(), scale):
             if time.monotonic() > deadline:
                 raise EmulatorError("OpenSE BASIC did not come up to load the tape")
             time.sleep(0.02)
@@ -412,7 +412,7 @@ def make_keys(
     return XTestKeys(display, window_id, timing, options.take_focus, policy)
 
 
-def _basic_ready(frame: np.ndarray, scale: int) -> bool:
+def basic_ready(frame: np.ndarray, scale: int) -> bool:
     """OpenSE has cleared to white paper and printed its copyright on the bottom line."""
     paper = tuple(frame[30 * scale, 40 * scale]) == OPENSE_PAPER
     bottom = frame[208 * scale : 216 * scale, 32 * scale : 288 * scale]

@@ -1,6 +1,7 @@
 """End-to-end with fuse-gtk, the build with a menu bar and a status bar, under a window
 manager: ``show`` finds its window and picture at 1x, 2x and 3x, a focus thief gets no
-key, and it stops with a finished movie and input recording."""
+key (the sentinel tests of test_focus_fuse.py, run on fuse-gtk), and it stops with a
+finished movie and input recording."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import time
 
 import numpy as np
 import pytest
+from Xlib import X
+from Xlib.protocol import event
 
 from bot.cli import main
 from bot.fuse.emulator import Fuse, FuseConfig
@@ -29,6 +32,8 @@ from tests.bot.desktop import desktop
 from tests.bot.x11.test_focus_fuse import (
     NAME,
     at_name_prompt,
+    check_a_release_after_a_theft_reaches_no_other_window,
+    check_the_bot_pauses_until_the_focus_returns,
     events_of,
     is_subsequence,
     name_typed,
@@ -121,6 +126,69 @@ def test_a_focus_thief_gets_no_key_from_the_bot_playing_fuse_gtk(openbox, tmp_pa
     assert is_subsequence(typed, NAME) and len(typed) >= len(NAME) - 3, typed
 
 
+def wm_focused_inner_window(display: str, window_id: int, timeout_s: float = 30) -> int:
+    """Wait until the window manager has given fuse-gtk the focus, which GTK puts on a 1x1
+    child of its window (not the window itself); that child's id."""
+    dpy = open_display(display)
+    try:
+        deadline = time.monotonic() + timeout_s
+        while (focus := focus_id(dpy)) in (None, window_id) or not is_within(dpy, focus, window_id):
+            assert time.monotonic() < deadline, f"the window manager never focused Fuse ({focus})"
+            time.sleep(0.02)
+        return focus
+    finally:
+        dpy.close()
+
+
+def activate(display: str, window_id: int) -> None:
+    """Ask the window manager to activate ``window_id``, as a click on it or a taskbar
+    does (_NET_ACTIVE_WINDOW from a pager)."""
+    dpy = open_display(display)
+    try:
+        root = dpy.screen().root
+        message = event.ClientMessage(
+            window=dpy.create_resource_object("window", window_id),
+            client_type=dpy.intern_atom("_NET_ACTIVE_WINDOW"),
+            data=(32, [2, X.CurrentTime, 0, 0, 0]),
+        )
+        root.send_event(message, event_mask=X.SubstructureRedirectMask | X.SubstructureNotifyMask)
+        dpy.sync()
+    finally:
+        dpy.close()
+
+
+@pytest.mark.timeout(60)  # the bot waits for as long as the focus is not Fuse's
+def test_without_taking_focus_the_bot_pauses_until_fuse_gtk_has_the_focus_again(openbox, tmp_path):
+    """The GTK variant of the pause test: the focus comes back through the window manager
+    (as when the person clicks Fuse), so it lands on fuse-gtk's 1x1 focus child, which
+    the guard must take for Fuse's. The sentinel is mapped first, so that openbox gives
+    the focus to the Fuse window mapped after it, not to the sentinel."""
+    options = gtk_options(openbox, take_focus=False)
+    with (
+        FocusThief(openbox.display, tmp_path / "keys.jsonl", at=(0, 0)) as thief,
+        Session.open(PROFILE, options) as session,
+    ):
+        window = session.fuse.window_id
+        check_the_bot_pauses_until_the_focus_returns(
+            session, thief, give_back=lambda: activate(openbox.display, window)
+        )
+        assert wm_focused_inner_window(openbox.display, window, timeout_s=0) != window
+
+
+def test_a_release_after_a_theft_reaches_no_other_window_from_fuse_gtk(openbox, tmp_path):
+    """The GTK variant of the held-key test: openbox focuses the newly mapped fuse-gtk
+    (its 1x1 focus child), the key is pressed without the bot touching the focus, the
+    release after a theft is swallowed, fuse-gtk does not repeat it, and the sentinel
+    (mapped first, off Fuse) gets nothing."""
+    with (
+        FocusThief(openbox.display, tmp_path / "keys.jsonl", at=(0, 0)) as thief,
+        Fuse.start(FuseConfig(build="gtk"), openbox.display) as fuse,
+    ):
+        check_a_release_after_a_theft_reaches_no_other_window(
+            fuse, thief, focus=lambda: wm_focused_inner_window(fuse.display, fuse.window_id)
+        )
+
+
 def test_fuse_gtk_stops_on_wm_delete_window_with_a_finished_movie_and_rzx(openbox, tmp_path):
     """fuse-gtk ignores SIGTERM; the close message stops it by itself (exit 0, not killed)
     and both files are finished: the movie has every frame the RZX recorded."""
@@ -152,13 +220,8 @@ def test_keys_go_to_fuse_gtk_when_the_window_manager_focused_its_inner_window(op
         Fuse.start(config, openbox.display) as fuse,
         open_grabber(fuse.display, fuse.window_id) as grab,
     ):
-        dpy = open_display(fuse.display)
+        wm_focused_inner_window(fuse.display, fuse.window_id)
         deadline = time.monotonic() + 30
-        while (focus := focus_id(dpy)) in (None, fuse.window_id):
-            assert time.monotonic() < deadline, "the window manager never focused Fuse"
-            time.sleep(0.02)
-        assert is_within(dpy, focus, fuse.window_id), "openbox focused another window"
-        dpy.close()
         keys = XTestKeys(fuse.display, fuse.window_id, KeyTiming(25, 25), take_focus=False)
         try:
             while not screens.shows(grab.grab(), "title"):
