@@ -25,7 +25,7 @@ from bot.see.screens import ScreenReader
 from bot.x11.display import open_display
 from bot.x11.grab import open_grabber
 from bot.x11.keys import KeyTiming, XTestKeys, focus_id
-from bot.x11.window import is_within
+from bot.x11.window import is_within, window_title
 from faults.thief import FocusThief
 from solvers.levels import load_level_list
 from tests.bot.desktop import desktop
@@ -83,6 +83,27 @@ def test_show_and_calibrate_read_a_level_from_a_fuse_gtk_window(openbox, capsys,
     assert info["cursor"] == [1, 1]
 
 
+def placed(display: str, window_id: int) -> str:
+    """``640x532 at (320, 246)``: a window's size and position, as the listing gives them
+    (read here from the X server's geometry of the window)."""
+    dpy = open_display(display)
+    try:
+        window = dpy.create_resource_object("window", window_id)
+        geometry = window.get_geometry()
+        pos = window.translate_coords(dpy.screen().root, 0, 0)
+        return f"{geometry.width}x{geometry.height} at ({-pos.x}, {-pos.y})"
+    finally:
+        dpy.close()
+
+
+def titled(display: str, window_id: int) -> str:
+    dpy = open_display(display)
+    try:
+        return window_title(dpy.create_resource_object("window", window_id))
+    finally:
+        dpy.close()
+
+
 def test_two_fuse_windows_are_listed_and_one_is_chosen_with_window(openbox, capsys):
     with Session.open(PROFILE, gtk_options(openbox, scale=2)) as session:
         walk = Walkthrough(session, LogoEnv(session), PROFILE, 1, 1)
@@ -91,12 +112,26 @@ def test_two_fuse_windows_are_listed_and_one_is_chosen_with_window(openbox, caps
         with Fuse.start(FuseConfig(), openbox.display) as other:
             code, err = show_json(capsys, "--display", openbox.display)
             assert code != 0 and "2 Fuse windows" in err, err
-            for window_id in (session.fuse.window_id, other.window_id):
-                assert f"{window_id:#x}" in err
-            assert "640x532" in err and "(fuse-gtk)" in err and "(fuse-sdl)" in err
-            window = f"{session.fuse.window_id:#x}"
+            gtk, sdl = session.fuse.window_id, other.window_id
+            places = {w: placed(openbox.display, w) for w in (gtk, sdl)}
+            for window_id, place in places.items():
+                assert f"{window_id:#x}" in err and place in err, (place, err)
+            assert places[gtk].startswith("640x532 at ("), places
+            assert "(fuse-gtk)" in err and "(fuse-sdl)" in err
+            window = f"{gtk:#x}"
             code, info = show_json(capsys, "--display", openbox.display, "--window", window)
             assert code == 0 and info["target"] == str(LEVELS[1]).splitlines(), info
+            # a title: part of one that both windows share lists them; the exact one picks
+            title = titled(openbox.display, gtk)
+            part = title[:3].lower()  # "fus": both are "Fuse..."
+            assert part in titled(openbox.display, sdl).lower(), title
+            code, err = show_json(capsys, "--display", openbox.display, "--window", part)
+            assert code != 0 and f"2 windows matching --window {part!r}" in err, err
+            for window_id, place in places.items():
+                assert f"{window_id:#x}" in err and place in err, (place, err)
+            code, info = show_json(capsys, "--display", openbox.display, "--window", title)
+            assert code == 0 and info["target"] == str(LEVELS[1]).splitlines(), (title, info)
+            assert info["scale"] == 2, info  # the fuse-gtk window, not the 1x fuse-sdl one
             code, err = show_json(capsys, "--display", openbox.display, "--window", "no such")
             assert code != 0 and "no windows matching --window 'no such'" in err
 
