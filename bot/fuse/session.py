@@ -119,6 +119,7 @@ class Session:
     target: XTestKeys | None = None  # the unwrapped key driver: the focus policy's target
     start_s: float = 0.0  # how long the last start of Fuse took (wall seconds)
     segments: list[Segment] = field(default_factory=list)
+    killed_segments: list[int] = field(default_factory=list)  # Fuse had to be SIGKILLed
     _closed: bool = field(default=False, repr=False)
     _checked_at: float = field(default=0.0, repr=False)
 
@@ -319,7 +320,7 @@ class Session:
         self.grabber.close()
         if self.cover is not None:
             self.cover.close()
-        self.fuse.stop()
+        self._stop_fuse()
         log_dir = self.options.log_dir
         started = time.monotonic()
         number = len(self.segments) + 1
@@ -347,6 +348,13 @@ class Session:
         keys.focus()
         self.keys = self.wrap_keys(keys) if self.wrap_keys else keys
         self.start_s = time.monotonic() - started
+
+    def _stop_fuse(self) -> None:
+        """Stop this segment's Fuse, noting when it had to be killed (its files may be
+        cut short)."""
+        self.fuse.stop()
+        if getattr(self.fuse, "killed", False):
+            self.killed_segments.append(len(self.segments))
 
     def _add_segment(self) -> None:
         config = self.fuse.config
@@ -378,7 +386,7 @@ class Session:
         self.grabber.close()
         if self.cover is not None:
             self.cover.close()
-        self.fuse.stop()
+        self._stop_fuse()
         self.xserver.stop()
 
     def __enter__(self) -> Session:
