@@ -319,5 +319,8 @@ def test_a_window_raised_over_fuse_gtk_is_noticed_and_fuse_raised_again(openbox,
             assert thief.keys_received() == 0, thief.events()
     assert events[0][0] == "covered"
     regained = [d for e, d in events if e == "regained"]
-    assert regained[0]["reason"] == "covered" and regained[0]["how"] == "taken_back"
+    # the window stays until the test closes it, so Fuse uncovered above is the bot's
+    # raise; the label may still say "returned" when the window manager restacked only
+    # after the pass that asked it to (the raise is asynchronous)
+    assert regained[0]["reason"] == "covered" and regained[0]["how"] in ("taken_back", "returned")
     assert regained[0]["waited_s"] >= 0.2
