@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import signal
@@ -20,6 +21,8 @@ OPENSE_ROM = Path("/usr/share/spectrum-roms/opense.rom")
 FILTERS = {1: "normal", 2: "2x", 3: "3x"}
 BUILDS = {"sdl": "fuse-emulator-sdl", "gtk": "fuse-emulator-gtk"}  # build -> Debian package
 ROM_48K_BYTES = 16384
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -118,6 +121,7 @@ class Fuse:
     home: Path
     log_path: Path
     started_at: float
+    killed: bool = False  # stop() had to SIGKILL it: its movie and RZX may be cut short
     _stopped: bool = field(default=False, repr=False)
 
     @classmethod
@@ -186,7 +190,7 @@ class Fuse:
     def stop(self, timeout: float = 5.0) -> int | None:
         """Ask Fuse to quit so that it finishes its movie and RZX files: SIGTERM for
         fuse-sdl, a WM_DELETE_WINDOW message for fuse-gtk (which ignores SIGTERM); SIGKILL
-        if it hangs."""
+        if it hangs, which ``killed`` records (and a warning says)."""
         if not self._stopped:
             self._stopped = True
             if self.alive():
@@ -194,6 +198,15 @@ class Fuse:
                 try:
                     self.process.wait(timeout)
                 except subprocess.TimeoutExpired:
+                    self.killed = True
+                    how = "the close message" if self.config.build == "gtk" else "SIGTERM"
+                    log.warning(
+                        "Fuse (pid %d) did not quit within %.0f s of %s, so it was killed "
+                        "(SIGKILL): its movie and RZX recording may be cut short",
+                        self.pid,
+                        timeout,
+                        how,
+                    )
                     _kill(self.process)
             shutil.rmtree(self.home, ignore_errors=True)
         return self.process.returncode

@@ -119,6 +119,7 @@ class Session:
     target: XTestKeys | None = None  # the unwrapped key driver: the focus policy's target
     start_s: float = 0.0  # how long the last start of Fuse took (wall seconds)
     segments: list[Segment] = field(default_factory=list)
+    killed_segments: list[int] = field(default_factory=list)  # Fuse had to be SIGKILLed
     _closed: bool = field(default=False, repr=False)
     _checked_at: float = field(default=0.0, repr=False)
 
@@ -264,7 +265,7 @@ class Session:
         """Type LOAD "" and ENTER in OpenSE BASIC, which cannot auto-load a tape."""
         scale = self.options.scale
         deadline = time.monotonic() + timeout_s
-        while not _basic_ready(self.frame(), scale):
+        while not basic_ready(self.frame(), scale):
             if time.monotonic() > deadline:
                 raise EmulatorError("OpenSE BASIC did not come up to load the tape")
             time.sleep(0.02)
@@ -319,7 +320,7 @@ class Session:
         self.grabber.close()
         if self.cover is not None:
             self.cover.close()
-        self.fuse.stop()
+        self._stop_fuse()
         log_dir = self.options.log_dir
         started = time.monotonic()
         number = len(self.segments) + 1
@@ -347,6 +348,13 @@ class Session:
         keys.focus()
         self.keys = self.wrap_keys(keys) if self.wrap_keys else keys
         self.start_s = time.monotonic() - started
+
+    def _stop_fuse(self) -> None:
+        """Stop this segment's Fuse, noting when it had to be killed (its files may be
+        cut short)."""
+        self.fuse.stop()
+        if getattr(self.fuse, "killed", False):
+            self.killed_segments.append(len(self.segments))
 
     def _add_segment(self) -> None:
         config = self.fuse.config
@@ -378,7 +386,7 @@ class Session:
         self.grabber.close()
         if self.cover is not None:
             self.cover.close()
-        self.fuse.stop()
+        self._stop_fuse()
         self.xserver.stop()
 
     def __enter__(self) -> Session:
@@ -412,7 +420,7 @@ def make_keys(
     return XTestKeys(display, window_id, timing, options.take_focus, policy)
 
 
-def _basic_ready(frame: np.ndarray, scale: int) -> bool:
+def basic_ready(frame: np.ndarray, scale: int) -> bool:
     """OpenSE has cleared to white paper and printed its copyright on the bottom line."""
     paper = tuple(frame[30 * scale, 40 * scale]) == OPENSE_PAPER
     bottom = frame[208 * scale : 216 * scale, 32 * scale : 288 * scale]

@@ -119,6 +119,7 @@ def _fuse(rec: RunState) -> dict[str, Any]:
         "attached": attached,
         "speed_measured": getattr(rec.report, "measured_speed", None),
         "no_rzx": NO_RZX_ATTACHED if attached else None,
+        "killed_segments": list(rec.session.killed_segments) if rec.session else [],
     }
 
 

@@ -1,3 +1,4 @@
+import logging
 import os
 from pathlib import Path
 
@@ -24,6 +25,25 @@ def test_fuse_starts_with_a_private_home_and_stops_cleanly(xserver):
     finally:
         code = fuse.stop()
     assert code == 0, "SIGTERM with --no-confirm-actions exits cleanly"
+    assert not fuse.killed
+    assert not fuse.home.exists()
+
+
+@pytest.mark.fuse
+@pytest.mark.parametrize(("build", "asked_with"), [("sdl", "SIGTERM"), ("gtk", "close message")])
+def test_a_fuse_that_does_not_quit_when_asked_is_killed_with_a_warning(
+    xserver, caplog, build, asked_with
+):
+    """With --confirm-actions Fuse answers SIGTERM (fuse-sdl) or the close message
+    (fuse-gtk) with an "exit?" question and goes on: stop() kills it after the timeout,
+    warns that its files may be cut short, and says so in ``killed``."""
+    config = FuseConfig(build=build, extra_args=("--confirm-actions",))
+    fuse = Fuse.start(config, xserver.display)
+    with caplog.at_level(logging.WARNING, logger="bot.fuse.emulator"):
+        code = fuse.stop(timeout=1)
+    assert code == -9 and fuse.killed
+    assert f"Fuse (pid {fuse.pid}) did not quit within 1 s of" in caplog.text, caplog.text
+    assert asked_with in caplog.text and "may be cut short" in caplog.text
     assert not fuse.home.exists()
 
 

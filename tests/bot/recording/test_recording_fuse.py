@@ -86,6 +86,7 @@ def test_a_run_leaves_a_complete_folder(recorded):
         assert 0 < entry["start_frame"] < entry["end_frame"]
     assert run["levels"][0]["end_frame"] < run["levels"][1]["start_frame"]
     assert run["totals"]["levels_done"] == 2 and run["totals"]["restarts"] == 0
+    assert run["fuse"]["killed_segments"] == [], "Fuse quit when asked: files complete"
     assert run["totals"]["keys_sent"] >= run["totals"]["fewest_presses"] > 0
     assert run["versions"]["fuse"] and len(run["versions"]["game"]["sha256"]) == 64
     assert run["profile"]["settings"]["keys"]["reset"] == "r"

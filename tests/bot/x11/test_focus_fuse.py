@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Callable
 
 import pytest
 from Xlib import X
@@ -10,7 +12,7 @@ from Xlib.ext import xtest
 
 from bot.errors import FocusLost
 from bot.fuse.emulator import Fuse, FuseConfig
-from bot.fuse.session import Session, SessionOptions
+from bot.fuse.session import Session, SessionOptions, basic_ready
 from bot.play.env import LogoEnv
 from bot.profile import load_profile
 from bot.x11.display import open_display
@@ -72,51 +74,70 @@ def test_thefts_in_the_middle_of_a_burst_are_noticed_before_the_next_event(xserv
     assert is_subsequence(typed, NAME) and len(typed) >= len(NAME) - 3, typed
 
 
+def check_the_bot_pauses_until_the_focus_returns(
+    session: Session, thief: FocusThief, give_back: Callable[[], None] | None = None
+) -> None:
+    """With ``take_focus=False``: a theft pauses typing until the focus is given back
+    (by the thief, or by ``give_back``); the burst is dropped, typing again works, and
+    the thief gets no key."""
+    events = events_of(session.focus_policy)
+    env = at_name_prompt(session)
+    thief.steal()
+    # the "user" clicks Fuse again after 0.6 s
+    if give_back is None:
+        thief.steal_later(0.0, hold_s=0.6)
+    else:
+        threading.Timer(0.6, give_back).start()
+    started = time.monotonic()
+    session.keys.type_text("XYZ")
+    waited = time.monotonic() - started
+    # after a pause the game may have moved on, so the burst was cut: nothing typed
+    # blindly; the caller looks again and presses what is still needed
+    assert name_typed(env) == ""
+    session.keys.type_text("XYZ")
+    assert name_typed(env) == "XYZ"
+    assert thief.keys_received() == 0, thief.events()
+    assert [e for e, _ in events] == ["lost", "paused", "regained"], events
+    assert events[-1][1]["how"] == "returned" and waited >= 0.5
+
+
 def test_without_taking_focus_the_bot_pauses_until_the_focus_returns(xserver, tmp_path):
     options = SessionOptions(display=xserver.display, headless=False, speed=200, take_focus=False)
     with (
         Session.open(PROFILE, options) as session,
         FocusThief(xserver.display, tmp_path / "keys.jsonl") as thief,
     ):
-        events = events_of(session.focus_policy)
-        env = at_name_prompt(session)
-        thief.steal()
-        thief.steal_later(0.0, hold_s=0.6)  # the "user" clicks Fuse again after 0.6 s
-        started = time.monotonic()
-        session.keys.type_text("XYZ")
-        waited = time.monotonic() - started
-        # after a pause the game may have moved on, so the burst was cut: nothing typed
-        # blindly; the caller looks again and presses what is still needed
-        assert name_typed(env) == ""
-        session.keys.type_text("XYZ")
-        assert name_typed(env) == "XYZ"
-        assert thief.keys_received() == 0
-    assert [e for e, _ in events] == ["lost", "paused", "regained"]
-    assert events[-1][1]["how"] == "returned" and waited >= 0.5
+        check_the_bot_pauses_until_the_focus_returns(session, thief)
 
 
-def test_a_release_after_a_theft_reaches_no_other_window(xserver, tmp_path):
+def check_a_release_after_a_theft_reaches_no_other_window(
+    fuse: Fuse, thief: FocusThief, focus: Callable[[], None] | None = None
+) -> None:
     """A key held when the focus goes: the release is swallowed, the key is up in X, and
-    the thief saw neither event (held long enough for X autorepeat to fire, 0.8 s)."""
-    with (
-        Fuse.start(FuseConfig(), xserver.display) as fuse,
-        FocusThief(xserver.display, tmp_path / "keys.jsonl") as thief,
-    ):
-        grabber = open_grabber(xserver.display, fuse.window_id)
-        keys = XTestKeys(xserver.display, fuse.window_id, KeyTiming(hold_ms=800, gap_ms=40))
-        keys.focus()
-        time.sleep(1.0)  # OpenSE BASIC is up
+    the thief saw neither event (held long enough for X autorepeat to fire, 0.8 s).
+    ``focus`` gives Fuse the focus first (default: the bot sets it on Fuse's window); the
+    keys never take it, so the guard must accept the focus where ``focus`` put it."""
+    display = fuse.display
+    grabber = open_grabber(display, fuse.window_id)
+    timing = KeyTiming(hold_ms=800, gap_ms=40)
+    keys = XTestKeys(display, fuse.window_id, timing, take_focus=False)
+    dpy = open_display(display)
+    try:
+        (focus or keys.focus)()
+        deadline = time.monotonic() + 30
+        while not basic_ready(grabber.grab(), fuse.config.scale):
+            assert time.monotonic() < deadline, "OpenSE BASIC never came up"
+            time.sleep(0.02)
         thief.steal_later(0.3)
         keys.press("p")
         code = keys.keycode("p")
-        dpy = open_display(xserver.display)
         assert not dpy.query_keymap()[code // 8] & (1 << (code % 8)), "p is still down in X"
         assert thief.keys_received() == 0, thief.events()
         before = grabber.grab()
-        time.sleep(0.5)
+        time.sleep(0.5)  # 25 frames: a repeating key would have printed more
         assert (grabber.grab() == before).all(), "Fuse still repeats the key"
         with pytest.raises(FocusLost):
-            XTestKeys(xserver.display, fuse.window_id, take_focus=False).press("p")
+            XTestKeys(display, fuse.window_id, take_focus=False).press("p")
         assert thief.keys_received() == 0
         # a key sent by someone else while the thief has the focus does reach it: the
         # sentinel really does log keys
@@ -125,6 +146,15 @@ def test_a_release_after_a_theft_reaches_no_other_window(xserver, tmp_path):
         dpy.sync()
         time.sleep(0.1)
         assert [e["type"] for e in thief.events()] == ["press", "release"]
+    finally:
         dpy.close()
         keys.close()
         grabber.close()
+
+
+def test_a_release_after_a_theft_reaches_no_other_window(xserver, tmp_path):
+    with (
+        Fuse.start(FuseConfig(), xserver.display) as fuse,
+        FocusThief(xserver.display, tmp_path / "keys.jsonl") as thief,
+    ):
+        check_a_release_after_a_theft_reaches_no_other_window(fuse, thief)
