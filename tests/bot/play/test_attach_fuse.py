@@ -61,6 +61,13 @@ class Person:
             assert time.monotonic() < deadline, f"the {name} never showed {value}"
             time.sleep(0.01)
 
+    def wait_typed(self, text: str, timeout_s: float = 10) -> None:
+        """The menu's input field shows ``text`` (and the places left for more)."""
+        deadline = time.monotonic() + timeout_s
+        while field(self.grabber.grab(), "menu_input", self.scale).strip("_ ") != text:
+            assert time.monotonic() < deadline, f"the name never showed {text}"
+            time.sleep(0.01)
+
     def to_level_1(self) -> None:
         self.wait_text(LAYOUT.screens["title"][-1])
         self.keys.press("space")
@@ -189,6 +196,29 @@ def test_attached_from_the_menu_it_enters_the_game(xserver, tmp_path, person):
     code, err, run = run_attached(xserver, tmp_path, "--levels", "1")
     assert code == 0, err
     assert run["levels"][0]["status"] == "done" and person.fuse.alive()
+
+
+def test_attached_at_the_name_prompt_it_finishes_the_name_and_plays(xserver, tmp_path, person):
+    """The person left the game half-way through typing a name: the bot takes that over
+    (its name in place of theirs) instead of typing the start sequence into it."""
+    person.wait_text(LAYOUT.screens["title"][-1])
+    person.keys.press("space")
+    person.wait_text(LAYOUT.screens["menu"][0])
+    person.keys.burst(["2", "5", "enter", "7"])
+    person.wait_text(LAYOUT.messages["name_prompt"])
+    person.keys.type_text("PERS")
+    person.wait_typed("PERS")
+    code, err, run = run_attached(xserver, tmp_path, "--levels", "1")
+    assert code == 0, err
+    assert [lv["status"] for lv in run["levels"]] == ["done"]
+    assert run["levels"][0]["end_board"] == str(LEVELS[1]).splitlines()
+    person.wait_field("level", "002")  # the game went on to level 2, with the bot's name
+    assert field(person.grabber.grab(), "name").strip() == PROFILE.start.name
+    events = read_events(Path(run["_folder"]) / "events.jsonl")
+    assert not [e for e in events if e["event"] == "failure"], "no menu failed on the way"
+    (enter,) = [e for e in events if e["event"] == "enter"]
+    assert enter["resumed_at"] == "name_prompt" and enter["level"] == 1
+    assert person.fuse.alive()
 
 
 def test_a_fuse_closed_while_attached_is_a_clear_error_and_a_complete_folder(
