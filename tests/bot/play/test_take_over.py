@@ -1,5 +1,6 @@
 """Taking over a game someone left (``Walkthrough`` attached) on a fake of the practice
-game's menus, TIME UP and GAME OVER: the name entry finished where the person left it."""
+game's menus, TIME UP and GAME OVER: the name entry finished where the person left it,
+and a TIME UP with no code to go back in with said as what to do."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
+from bot.errors import GaveUp, LevelGone
 from bot.play.progress import Progress
 from bot.play.unattended import Walkthrough
 from bot.profile import load_profile
@@ -108,3 +112,31 @@ def test_at_the_title_it_types_the_whole_start_sequence():
     assert walk.enter(1) == 1 and game.state == "level" and game.name == PROFILE.start.name
     (enter,) = [data for event, data in game.notes if event == "enter"]
     assert "resumed_at" not in enter
+
+
+class TimeRunsOut:
+    """A player that sees the level and lets its time run out."""
+
+    def __init__(self, game: AttachedGame) -> None:
+        self.game = game
+
+    def wait_level(self, timeout_s: float | None = None) -> Obs:
+        assert self.game.state == "level", "waited for a level the game does not show"
+        return self.game.observe()
+
+    def play_level(self, obs: Obs):
+        self.game.state = "time_up"
+        raise LevelGone("the level left the screen: time_up", obs, "time_up")
+
+
+def test_time_up_with_no_code_known_says_how_to_give_one():
+    game = AttachedGame("level")  # level 3, attached: no code opens levels 2-5
+    walk = walkthrough(game, 3, 5)
+    walk.player = TimeRunsOut(game)  # type: ignore[assignment]
+    with pytest.raises(GaveUp) as failed:
+        walk.run()
+    assert "no code is known to re-enter at level 3" in failed.value.message
+    assert "--set codes.3=WORD" in str(failed.value.hint)
+    assert game.state == "title", "left at the title, GAME OVER skipped, nothing typed"
+    seen = [data["screen"] for event, data in game.notes if event == "take_over"]
+    assert seen == [None, "title"], "the level, then the title GAME OVER was left to"
