@@ -258,8 +258,11 @@ def wait_out_level_1(person: Person, text) -> float:
 
 
 def test_attached_at_game_over_it_goes_back_in_and_plays(xserver, tmp_path, patient_person):
+    """GAME OVER shows for 150 frames (3 s at 100 %); a bot starting on a machine under
+    load may take longer to look, so the test holds the picture as for TIME UP."""
     seen_at = wait_out_level_1(patient_person, LAYOUT.screens["game_over"][0])
-    code, err, run = run_attached(xserver, tmp_path, "--levels", "1-2")
+    os.kill(patient_person.fuse.pid, signal.SIGSTOP)
+    code, err, run = run_attached(xserver, tmp_path, "--levels", "1-2", frozen=patient_person.fuse)
     assert code == 0, err
     screen, lag = first_seen_and_lag(run, seen_at)
     assert screen == "game_over", f"the bot first saw {screen}, {lag:.2f} s after GAME OVER"
