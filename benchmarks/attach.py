@@ -3,12 +3,13 @@
     .venv/bin/python benchmarks/attach.py                   # levels 1-20 at 200 %
     .venv/bin/python benchmarks/attach.py --levels 1-5 --speed 100 --fuse sdl
 
-Plays the levels on one private Xvfb, at the same speed: attached to a fuse-gtk the
-benchmark started (at its title screen, as a person would leave it) with the video
-captured from the screen, and attached with --no-video, in turn for --rounds rounds;
-then launched by the bot. Prints the wall times, the attached/launched ratio (goal
-<= 1.10), what the screen-capture recording costs each level against recording off
-(median over the rounds; goal <= 5 %), and the capture thread's CPU time.
+Plays the levels on one private Xvfb, at the same speed and with the same Fuse build
+(--fuse): attached to a Fuse the benchmark started (at its title screen, as a person
+would leave it) with the video captured from the screen, and attached with --no-video,
+in turn for --rounds rounds; then launched by the bot. Prints the wall times, the
+attached/launched ratio (goal <= 1.10), what the screen-capture recording costs each
+level against recording off (median over the rounds; goal <= 5 %), and the capture
+thread's CPU time.
 """
 
 from __future__ import annotations
@@ -26,8 +27,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.cli import main as logo_bot
 from bot.commands.common import level_range
 from bot.fuse.emulator import Fuse, FuseConfig
-from bot.profile import load_profile
+from bot.profile import Profile, load_profile
+from bot.see.screens import ScreenReader
 from bot.x11.display import XServer
+from bot.x11.grab import open_grabber
 
 
 def play(argv: list[str], root: Path) -> tuple[float, dict]:
@@ -42,13 +45,29 @@ def play(argv: list[str], root: Path) -> tuple[float, dict]:
     return wall, run
 
 
-def attached(display: str, config: FuseConfig, argv: list[str], root: Path) -> tuple[float, dict]:
+def attached(
+    display: str, config: FuseConfig, profile: Profile, argv: list[str], root: Path
+) -> tuple[float, dict]:
     fuse = Fuse.start(config, display)
     try:
-        time.sleep(1.0)  # the title screen is up
+        wait_title(display, fuse, profile)
         return play(["walkthrough", "--attach", "--display", display, *argv], root)
     finally:
         fuse.stop()
+
+
+def wait_title(display: str, fuse: Fuse, profile: Profile, timeout_s: float = 30) -> None:
+    """Until the game's title screen shows in ``fuse`` (read with the profile's font)."""
+    grabber = open_grabber(display, fuse.window_id)
+    screens = ScreenReader(profile, fuse.config.scale)
+    try:
+        deadline = time.monotonic() + timeout_s
+        while not screens.shows(grabber.grab(), "title"):
+            if time.monotonic() > deadline:
+                raise SystemExit(f"the title screen did not show in {timeout_s:.0f} s")
+            time.sleep(0.02)
+    finally:
+        grabber.close()
 
 
 def seconds(run: dict) -> dict[int, float]:
@@ -57,10 +76,19 @@ def seconds(run: dict) -> dict[int, float]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--levels", default="1-20")
-    parser.add_argument("--speed", type=int, default=200)
-    parser.add_argument("--fuse", choices=("sdl", "gtk"), default="gtk", help="the person's Fuse")
-    parser.add_argument("--rounds", type=int, default=2, help="attached runs of each kind")
+    parser.add_argument("--levels", default="1-20", metavar="RANGE", help="(default 1-20)")
+    parser.add_argument(
+        "--speed", type=int, default=200, metavar="PERCENT", help="emulation speed (default 200)"
+    )
+    parser.add_argument(
+        "--fuse",
+        choices=("sdl", "gtk"),
+        default="gtk",
+        help="the Fuse build of both the person's Fuse and the launched run (default gtk)",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="attached runs of each kind (default 2)"
+    )
     args = parser.parse_args()
     first, last = level_range(args.levels, 100)
     levels = ["--levels", f"{first}-{last}"]
@@ -75,16 +103,28 @@ def main() -> int:
         for turn in range(args.rounds):  # interleaved, so that drift hits both alike
             for kind, extra in (("video", []), ("bare", ["--no-video"])):
                 wall, run = attached(
-                    server.display, config, [*levels, *extra], root / f"{kind}{turn}"
+                    server.display, config, profile, [*levels, *extra], root / f"{kind}{turn}"
                 )
                 walls[kind].append(wall)
                 runs[kind].append(run)
                 print(f"attached, {kind:5} (round {turn + 1}): {wall:7.1f} s")
-        launched, _ = play(
-            ["walkthrough", *levels, "--display", server.display, "--speed", str(args.speed)],
+        launched, launched_run = play(
+            [
+                "walkthrough",
+                *levels,
+                "--display",
+                server.display,
+                "--speed",
+                str(args.speed),
+                "--fuse",
+                args.fuse,
+            ],
             root / "launched",
         )
-        print(f"launched by the bot:             {launched:7.1f} s")
+        build = launched_run["session"].get("fuse_build")
+        if build != args.fuse:
+            raise SystemExit(f"the launched run used fuse-{build}, not fuse-{args.fuse}")
+        print(f"launched by the bot:             {launched:7.1f} s  (fuse-{build})")
     recorded, rec_run = min(walls["video"]), runs["video"][0]
     print(f"speed measured: {rec_run['fuse']['speed_measured']} % (asked {args.speed} %)")
     ratio = recorded / launched

@@ -25,7 +25,7 @@ from bot.fuse.session import Session
 from bot.play.codes import code_table, entry_for
 from bot.play.env import EnvWrapper, LogoEnv, Observation
 from bot.play.key_probe import KeyProbe
-from bot.play.menus import MenuDriver, expand_steps
+from bot.play.menus import MenuDriver, Step, expand_steps
 from bot.play.player import LevelReport, Player
 from bot.play.probe_io import probe_keys
 from bot.play.progress import Progress
@@ -135,6 +135,12 @@ class Walkthrough:
         """Type the start sequence with the best code known for ``level``; returns the
         level the game starts at."""
         start, code = entry_for(level, self.codes)
+        steps = expand_steps(
+            self.profile.start.sequence, {"code": self.profile.start.code}, self.name, code, start
+        )
+        resumed = self.resume_entry(steps)
+        if resumed is not None:
+            return self.finish_entry(*resumed)
         if self.session.attached and self.game_seen and code is None and level > 1:
             raise GaveUp(
                 f"the game went back to its start and no code is known to re-enter at "
@@ -142,18 +148,46 @@ class Walkthrough:
                 hint=f"give the code with --set codes.{level}=WORD (or the code of an "
                 f"earlier level), or attach with --levels 1-{self.last}",
             )
-        steps = expand_steps(
-            self.profile.start.sequence, {"code": self.profile.start.code}, self.name, code, start
-        )
         self.session.wait_frames(self.profile.start.loaded_wait * 50.08)
         self.env.note("enter", level=start, code=code, name=self.name)
         log.info("entering the game at level %d%s", start, f" with code {code}" if code else "")
+        self.run_menu(steps)
+        return start
+
+    def run_menu(self, steps: list[Step]) -> None:
         driver = MenuDriver(self.env, self.session.frame_s, slower=self.slower_keys)
         try:
             driver.run(steps)
         finally:
             if driver.corrections:
                 self.report.run_corrections["menu"] += driver.corrections
+
+    def resume_entry(self, steps: list[Step]) -> tuple[list[Step], str, int | None] | None:
+        """When the game already shows a prompt the start sequence types into (a person
+        left it at the name entry): the steps from that text on, the prompt, and the start
+        level the menu shows; None when no such prompt shows. The steps before it would be
+        typed into the prompt (on the practice game ``2 5 ENTER`` would end up in the name
+        and start the game)."""
+        prompts = [(i, s.within) for i, s in enumerate(steps) if s.echo and s.within]
+        if not prompts:
+            return None
+        obs = self.env.observe()
+        for index, prompt in prompts:
+            if obs.shows(prompt):
+                try:
+                    shown = obs.field("menu_start_level")
+                except Unreadable:
+                    shown = ""
+                return steps[index:], prompt, int(shown) if shown.isdigit() else None
+        return None
+
+    def finish_entry(self, steps: list[Step], prompt: str, shown: int | None) -> int:
+        """Finish the entry the game shows (``resume_entry``): the game then starts at the
+        level its menu shows (a code can no longer be typed), 1 when it cannot be read."""
+        start = shown or 1
+        self.env.note("enter", level=start, code=None, name=self.name, resumed_at=prompt)
+        log.info("the game shows the %s: finishing it, the game starts at level %d", prompt, start)
+        self.run_menu(steps)
         return start
 
     @contextlib.contextmanager

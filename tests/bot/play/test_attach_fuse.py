@@ -9,6 +9,8 @@ captured video, and that the test's Fuse is still running afterwards.
 from __future__ import annotations
 
 import json
+import os
+import signal
 import time
 from pathlib import Path
 
@@ -59,6 +61,13 @@ class Person:
             assert time.monotonic() < deadline, f"the {name} never showed {value}"
             time.sleep(0.01)
 
+    def wait_typed(self, text: str, timeout_s: float = 10) -> None:
+        """The menu's input field shows ``text`` (and the places left for more)."""
+        deadline = time.monotonic() + timeout_s
+        while field(self.grabber.grab(), "menu_input", self.scale).strip("_ ") != text:
+            assert time.monotonic() < deadline, f"the name never showed {text}"
+            time.sleep(0.01)
+
     def to_level_1(self) -> None:
         self.wait_text(LAYOUT.screens["title"][-1])
         self.keys.press("space")
@@ -104,16 +113,29 @@ def person(xserver):
 
 
 @pytest.fixture
-def hasty_person(xserver):
-    """A person whose Fuse runs at 400 %, so that the level's time runs out soon."""
-    someone = Person(xserver.display, speed=400)
+def patient_person(xserver):
+    """A person whose Fuse runs at 100 %: TIME UP stays 75 frames (1.5 s) and GAME OVER
+    150 frames (3 s; game/layout.toml), some times the half second a bot takes to start
+    and look (a few times that on a busy machine)."""
+    someone = Person(xserver.display, speed=100)
     yield someone
     someone.close()
 
 
-def run_attached(xserver, tmp_path, *extra: str) -> tuple[int, str, dict]:
+def run_attached(
+    xserver, tmp_path, *extra: str, frozen: Fuse | None = None
+) -> tuple[int, str, dict]:
+    """``logo-bot walkthrough --attach EXTRA``; with ``frozen`` (a Fuse stopped with
+    SIGSTOP, its picture held) that Fuse goes on once the bot has looked at the screen."""
     args = ["walkthrough", "--attach", "--display", xserver.display, "--video-dir", str(tmp_path)]
     with bot_process([*args, *extra], watchdog_s=180) as process:
+        if frozen is not None:
+            try:
+                while not taken_over(tmp_path):
+                    assert process.poll() is None, process.stderr.read()
+                    time.sleep(0.01)
+            finally:
+                os.kill(frozen.pid, signal.SIGCONT)
         _, err = process.communicate(timeout=170)
     (folder,) = [p for p in tmp_path.iterdir() if p.is_dir()]
     return (
@@ -121,6 +143,14 @@ def run_attached(xserver, tmp_path, *extra: str) -> tuple[int, str, dict]:
         err,
         json.loads((folder / "run.json").read_text()) | {"_folder": str(folder)},
     )
+
+
+def taken_over(tmp_path: Path) -> bool:
+    """The bot has noted what its take-over saw (events.jsonl is flushed line by line)."""
+    for path in tmp_path.glob("*/events.jsonl"):
+        if any(e["event"] == "take_over" for e in read_events(path)):
+            return True
+    return False
 
 
 def test_attached_from_level_1_it_finishes_the_levels_and_leaves_fuse_running(
@@ -168,6 +198,29 @@ def test_attached_from_the_menu_it_enters_the_game(xserver, tmp_path, person):
     assert run["levels"][0]["status"] == "done" and person.fuse.alive()
 
 
+def test_attached_at_the_name_prompt_it_finishes_the_name_and_plays(xserver, tmp_path, person):
+    """The person left the game half-way through typing a name: the bot takes that over
+    (its name in place of theirs) instead of typing the start sequence into it."""
+    person.wait_text(LAYOUT.screens["title"][-1])
+    person.keys.press("space")
+    person.wait_text(LAYOUT.screens["menu"][0])
+    person.keys.burst(["2", "5", "enter", "7"])
+    person.wait_text(LAYOUT.messages["name_prompt"])
+    person.keys.type_text("PERS")
+    person.wait_typed("PERS")
+    code, err, run = run_attached(xserver, tmp_path, "--levels", "1")
+    assert code == 0, err
+    assert [lv["status"] for lv in run["levels"]] == ["done"]
+    assert run["levels"][0]["end_board"] == str(LEVELS[1]).splitlines()
+    person.wait_field("level", "002")  # the game went on to level 2, with the bot's name
+    assert field(person.grabber.grab(), "name").strip() == PROFILE.start.name
+    events = read_events(Path(run["_folder"]) / "events.jsonl")
+    assert not [e for e in events if e["event"] == "failure"], "no menu failed on the way"
+    (enter,) = [e for e in events if e["event"] == "enter"]
+    assert enter["resumed_at"] == "name_prompt" and enter["level"] == 1
+    assert person.fuse.alive()
+
+
 def test_a_fuse_closed_while_attached_is_a_clear_error_and_a_complete_folder(
     xserver, tmp_path, person
 ):
@@ -189,16 +242,50 @@ def test_a_fuse_closed_while_attached_is_a_clear_error_and_a_complete_folder(
     assert not [e for e in check.events if e["event"] == "fuse_started"], "no Fuse of its own"
 
 
-def test_attached_at_time_up_it_goes_back_in_and_plays(xserver, tmp_path, hasty_person):
-    hasty_person.to_level_1()
-    hasty_person.wait_text(LAYOUT.messages["time_up"], timeout_s=60)
-    code, err, run = run_attached(xserver, tmp_path, "--levels", "1-2")
-    assert code == 0, err
-    assert [lv["status"] for lv in run["levels"]] == ["done", "done"]
-    assert run["fuse"]["speed_measured"] == pytest.approx(400, rel=0.05)
+def first_seen_and_lag(run: dict, seen_at: float) -> tuple[str, float]:
+    """The first screen the bot's take-over saw, and how long after the test saw it."""
     events = read_events(Path(run["_folder"]) / "events.jsonl")
-    seen = [e["screen"] for e in events if e["event"] == "take_over"]
-    assert seen and seen[0] in ("time_up", "game_over", "title"), seen
+    (first, *_) = [e for e in events if e["event"] == "take_over"]
+    return first["screen"], first["t"] - seen_at
+
+
+def wait_out_level_1(person: Person, text) -> float:
+    """Let level 1's time run out (45 emulated seconds) and wait for ``text``; the wall
+    time it was first seen."""
+    person.to_level_1()
+    person.wait_text(text, timeout_s=120)
+    return time.time()
+
+
+def test_attached_at_game_over_it_goes_back_in_and_plays(xserver, tmp_path, patient_person):
+    """GAME OVER shows for 150 frames (3 s at 100 %); a bot starting on a machine under
+    load may take longer to look, so the test holds the picture as for TIME UP."""
+    seen_at = wait_out_level_1(patient_person, LAYOUT.screens["game_over"][0])
+    os.kill(patient_person.fuse.pid, signal.SIGSTOP)
+    code, err, run = run_attached(xserver, tmp_path, "--levels", "1-2", frozen=patient_person.fuse)
+    assert code == 0, err
+    screen, lag = first_seen_and_lag(run, seen_at)
+    assert screen == "game_over", f"the bot first saw {screen}, {lag:.2f} s after GAME OVER"
+    assert [lv["status"] for lv in run["levels"]] == ["done", "done"]
+    for entry in run["levels"]:
+        assert entry["end_board"] == str(LEVELS[entry["level"]]).splitlines()
+    assert run["fuse"]["speed_measured"] == pytest.approx(100, rel=0.05)
+    assert patient_person.fuse.alive()
+
+
+def test_attached_at_time_up_it_goes_back_in_and_plays(xserver, tmp_path, patient_person):
+    """TIME UP shows for 75 frames (1.5 s at 100 %), about what a bot takes to start and
+    look on a busy machine: the test holds the picture by stopping the person's Fuse
+    (SIGSTOP) from the moment it sees TIME UP until the bot has looked."""
+    seen_at = wait_out_level_1(patient_person, LAYOUT.messages["time_up"])
+    os.kill(patient_person.fuse.pid, signal.SIGSTOP)
+    code, err, run = run_attached(xserver, tmp_path, "--levels", "1", frozen=patient_person.fuse)
+    assert code == 0, err
+    screen, lag = first_seen_and_lag(run, seen_at)
+    assert screen == "time_up", f"the bot first saw {screen}, {lag:.2f} s after TIME UP"
+    assert [lv["status"] for lv in run["levels"]] == ["done"]
+    assert run["levels"][0]["end_board"] == str(LEVELS[1]).splitlines()
+    assert patient_person.fuse.alive()
 
 
 def test_attached_to_fuse_sdl_at_3x(xserver, tmp_path):
