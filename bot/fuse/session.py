@@ -20,7 +20,7 @@ from bot.x11.display import XServer, open_display
 from bot.x11.focus import FocusPolicy
 from bot.x11.grab import Grabber, open_grabber
 from bot.x11.keys import KeyDriver, KeyTiming, XTestKeys
-from bot.x11.window import window_pid
+from bot.x11.window import build_of, window_pid
 
 OPENSE_PAPER = (192, 192, 192)  # BASIC's white paper: the ROM is ready for typing
 FRAME_S = FRAME_MS / 1000  # one emulated frame at 100 % (50.08 frames per second)
@@ -197,8 +197,10 @@ class Session:
         dpy = open_display(xserver.display)
         try:
             pid = window_pid(dpy, window_id)
+            build = build_of(dpy.create_resource_object("window", window_id))
         finally:
             dpy.close()
+        options = replace(options, fuse_build=build)  # the person's build, not the option's
         fuse = AttachedFuse(window_id, pid)
         policy = FocusPolicy(take_back=options.take_focus, wait=True, grace_s=options.focus_grace_s)
         grabber = open_grabber(xserver.display, window_id)

@@ -296,6 +296,7 @@ def test_attached_to_fuse_sdl_at_3x(xserver, tmp_path):
         assert code == 0, err
         assert [lv["status"] for lv in run["levels"]] == ["done", "done"]
         assert run["session"]["scale"] == 3 and person.fuse.alive()
+        assert run["session"]["fuse_build"] == "sdl"
         video = probe(Path(run["_folder"]) / "video.mp4")
         assert (video["width"], video["height"]) == (960, 720), "at the picture's own scale"
     finally:
@@ -328,6 +329,7 @@ def test_attached_mid_level_with_a_wrong_stone_it_takes_it_back_and_finishes(
     events = read_events(Path(run["_folder"]) / "events.jsonl")
     picked = [e for e in events if e["event"] == "pick_up"]
     assert [e["reachable"] for e in picked] == [False, True]
+    assert run["session"]["fuse_build"] == "gtk", "the person's build, read off its window"
     assert person.fuse.alive()
 
 
