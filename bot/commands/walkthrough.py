@@ -25,7 +25,7 @@ from bot.commands.common import (
     setup_logging,
 )
 from bot.errors import DisplayError, Exit, UsageError, exit_codes_help
-from bot.fuse.session import Session, SessionOptions, fuse_config
+from bot.fuse.session import Session, SessionOptions, check_display, fuse_config
 from bot.play.codes import code_table, level_of_code
 from bot.play.env import EnvWrapper, LogoEnv
 from bot.play.progress import Progress, clock
@@ -118,8 +118,14 @@ def run(args: argparse.Namespace, first: int | None = None, last: int | None = N
     options = session_options(args)
     code_table(profile)  # a bad level file is bad input: said before any game starts
     check_attach(args)
-    if not args.attach:
-        fuse_config(profile, options).check_files()  # bad input leaves no run folder behind
+    # bad input, a display that will not open and no Fuse to attach to leave no run folder
+    if args.attach:
+        window_id = own_fuse(options, args.window)
+    else:
+        config = fuse_config(profile, options)
+        config.check_files()
+        config.program()
+        check_display(options)
     recording = recording_from(args, profile, args.mode, args.command)
     with contextlib.ExitStack() as stack:
         if recording is not None:
@@ -129,9 +135,7 @@ def run(args: argparse.Namespace, first: int | None = None, last: int | None = N
             stack.enter_context(recording)
             options = recording.fuse_files(options)
         if args.attach:
-            session = stack.enter_context(
-                Session.attach(profile, options, own_fuse(options, args.window))
-            )
+            session = stack.enter_context(Session.attach(profile, options, window_id))
         else:
             session = stack.enter_context(Session.open(profile, options))
         displays = abort_displays(session.xserver.display, session.xserver.process is not None)

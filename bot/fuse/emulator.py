@@ -79,6 +79,16 @@ class FuseConfig:
             cmd.append("--no-rzx-autosaves")  # one snapshot at the start is enough
         return cmd + list(self.extra_args)
 
+    def program(self) -> str:
+        """The Fuse build's path, or ``EmulatorError`` saying how to install it."""
+        binary = shutil.which(self.binary_name)
+        if binary is None:
+            raise EmulatorError(
+                f"{self.binary_name} is not installed",
+                hint=f"run ./scripts/setup.sh (or: sudo apt-get install {BUILDS[self.build]})",
+            )
+        return binary
+
     def check_files(self) -> None:
         """Raise ``InputError`` naming any input file that is missing."""
         for what, path in (
@@ -133,12 +143,7 @@ class Fuse:
         timeout: float = 10.0,
     ) -> Fuse:
         """Start Fuse on ``display`` with a private HOME and wait for its window."""
-        binary = shutil.which(config.binary_name)
-        if binary is None:
-            raise EmulatorError(
-                f"{config.binary_name} is not installed",
-                hint=f"run ./scripts/setup.sh (or: sudo apt-get install {BUILDS[config.build]})",
-            )
+        binary = config.program()
         config.check_files()
         check_display(display)
         home = Path(tempfile.mkdtemp(prefix="logo-bot-fuse-home-"))

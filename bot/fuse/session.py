@@ -16,7 +16,7 @@ from bot.fuse.emulator import OPENSE_ROM, Fuse, FuseConfig
 from bot.profile import FRAME_MS, Profile
 from bot.see.vision import Vision
 from bot.x11.cover import CoverWatch
-from bot.x11.display import XServer, open_display
+from bot.x11.display import XServer, open_display, xvfb_program
 from bot.x11.focus import FocusPolicy
 from bot.x11.grab import Grabber, open_grabber
 from bot.x11.keys import KeyDriver, KeyTiming, XTestKeys
@@ -129,13 +129,10 @@ class Session:
     ) -> Session:
         config = fuse_config(profile, options)
         config.check_files()
-        headless = options.headless
-        if headless is None:
-            headless = options.display is None and not _env_display()
         log_dir = options.log_dir
         xserver = (
             XServer.start(log_path=log_dir / "xvfb.log" if log_dir else None)
-            if headless
+            if headless_for(options)
             else XServer.existing(options.display)
         )
         policy = FocusPolicy(take_back=options.take_focus, wait=True, grace_s=options.focus_grace_s)
@@ -431,6 +428,23 @@ def basic_ready(frame: np.ndarray, scale: int) -> bool:
 
 def _is_opense(rom: Path) -> bool:
     return Path(rom).resolve() == OPENSE_ROM.resolve() or "opense" in Path(rom).name.lower()
+
+
+def headless_for(options: SessionOptions) -> bool:
+    """Whether the session runs on a private Xvfb: ``--headless``, or no display given
+    and none in ``$DISPLAY``."""
+    if options.headless is not None:
+        return options.headless
+    return options.display is None and not _env_display()
+
+
+def check_display(options: SessionOptions) -> None:
+    """``DisplayError`` now, before a run folder exists, when the display the session
+    would use cannot be had: Xvfb missing, or the person's display not opening."""
+    if headless_for(options):
+        xvfb_program()
+    else:
+        XServer.existing(options.display)
 
 
 def _env_display() -> str | None:

@@ -59,6 +59,17 @@ def check_display(name: str) -> None:
     open_display(name).close()
 
 
+def xvfb_program() -> str:
+    """Xvfb's path, or ``DisplayError`` saying how to install it."""
+    xvfb = shutil.which("Xvfb")
+    if xvfb is None:
+        raise DisplayError(
+            "Xvfb is not installed, so there is no virtual display to run Fuse on",
+            hint="run ./scripts/setup.sh (or: sudo apt-get install xvfb)",
+        )
+    return xvfb
+
+
 @dataclass
 class XServer:
     """An X display the bot works on; ``process`` is set when we started it (Xvfb)."""
@@ -93,12 +104,7 @@ class XServer:
         cls, screen: str = XVFB_SCREEN, log_path: Path | None = None, timeout: float = 10.0
     ) -> XServer:
         """Start ``Xvfb -noreset`` on a display number it picks itself (``-displayfd``)."""
-        xvfb = shutil.which("Xvfb")
-        if xvfb is None:
-            raise DisplayError(
-                "Xvfb is not installed, so there is no virtual display to run Fuse on",
-                hint="run ./scripts/setup.sh (or: sudo apt-get install xvfb)",
-            )
+        xvfb = xvfb_program()
         read_fd, write_fd = os.pipe()
         log = open(log_path, "wb") if log_path else subprocess.DEVNULL  # noqa: SIM115
         try:

@@ -89,10 +89,13 @@ def test_wayland_is_refused_with_the_way_out(capsys, monkeypatch):
     assert code == 4 and "Wayland session" in one_message(err) and "--headless" in err
 
 
-def test_fuse_missing(capsys, monkeypatch, xserver):
+def test_fuse_missing(capsys, monkeypatch, xserver, tmp_path):
     monkeypatch.setenv("PATH", "/nonexistent")
     code, err = run([*GOOD, "--display", xserver.display], capsys)
     assert code == 5 and "fuse-sdl is not installed" in one_message(err)
+    runs = tmp_path / "runs"
+    code, err = run([*GOOD[:-1], "--video-dir", str(runs), "--display", xserver.display], capsys)
+    assert code == 5 and not (runs.exists() and list(runs.iterdir())), "no run folder left"
 
 
 @pytest.mark.fuse
@@ -140,3 +143,15 @@ def test_no_subprocess_runs_through_a_shell():
         if pattern.search(line)
     ]
     assert offenders == []
+
+
+def test_a_run_refused_for_its_display_leaves_no_run_folder(capsys, tmp_path, xserver):
+    """A display that does not open, or one with no Fuse to attach to, is refused before
+    the run folder is made: nothing is left to clean up."""
+    runs = tmp_path / "runs"
+    walk = ["walkthrough", "--levels", "1", "--video-dir", str(runs)]
+    code, err = run([*walk, "--display", ":986"], capsys)
+    assert code == 4 and "cannot open X display ':986'" in one_message(err)
+    code, err = run([*walk, "--attach", "--display", xserver.display], capsys)
+    assert code != 0 and "Fuse" in one_message(err)
+    assert not (runs.exists() and list(runs.iterdir())), "no run folder left"
