@@ -6,6 +6,7 @@ traceback; ``EXIT_CODES`` is what ``logo-bot --help`` and the README list.
 
 from __future__ import annotations
 
+import shutil
 from enum import IntEnum
 from typing import Any
 
@@ -144,3 +145,15 @@ class GaveUp(BotError):
     """A level failed ``--max-attempts`` times in a row, or the game never showed."""
 
     exit_code = Exit.GAVE_UP
+
+
+def installed(program: str, package: str, error: type[BotError], why: str = "") -> str:
+    """The path of ``program``, or ``error`` saying it is not installed (``why`` it is
+    needed) and which Debian ``package`` brings it."""
+    path = shutil.which(program)
+    if path is None:
+        raise error(
+            f"{program} is not installed{why}",
+            hint=f"run ./scripts/setup.sh (or: sudo apt-get install {package})",
+        )
+    return path

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.errors import EmulatorError, InputError
+from bot.errors import EmulatorError, InputError, installed
 from bot.fuse.spectrum_files import snapshot_problem, tape_problem
 from bot.x11.display import check_display, open_display
 from bot.x11.window import ask_to_close, find_fuse_window
@@ -81,13 +81,7 @@ class FuseConfig:
 
     def program(self) -> str:
         """The Fuse build's path, or ``EmulatorError`` saying how to install it."""
-        binary = shutil.which(self.binary_name)
-        if binary is None:
-            raise EmulatorError(
-                f"{self.binary_name} is not installed",
-                hint=f"run ./scripts/setup.sh (or: sudo apt-get install {BUILDS[self.build]})",
-            )
-        return binary
+        return installed(self.binary_name, BUILDS[self.build], EmulatorError)
 
     def check_files(self) -> None:
         """Raise ``InputError`` naming any input file that is missing."""

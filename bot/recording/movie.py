@@ -8,7 +8,6 @@ RIFF chunks needed to get those frames are read here.
 
 from __future__ import annotations
 
-import shutil
 import struct
 import subprocess
 from collections.abc import Iterator
@@ -18,7 +17,7 @@ from typing import BinaryIO
 
 import numpy as np
 
-from bot.errors import MovieError
+from bot.errors import MovieError, installed
 
 FRAME_RATE = 1_000_000 / 19968  # 50.08 emulated frames per second (FMF frame time 19968 us)
 
@@ -30,13 +29,8 @@ class MovieInfo:
 
 
 def fmfconv() -> str:
-    binary = shutil.which("fmfconv")
-    if binary is None:
-        raise MovieError(
-            "fmfconv is not installed, so Fuse movies cannot be turned into video",
-            hint="run ./scripts/setup.sh (or: sudo apt-get install fuse-emulator-utils)",
-        )
-    return binary
+    why = ", so Fuse movies cannot be turned into video"
+    return installed("fmfconv", "fuse-emulator-utils", MovieError, why)
 
 
 def read_frames(path: Path) -> Iterator[np.ndarray]:

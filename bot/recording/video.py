@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bot.errors import VideoError
+from bot.errors import VideoError, installed
 
 EMULATED_RATE = Fraction(1_000_000, 19968)  # Fuse's frame time: 50.08 frames per second
 
@@ -64,9 +64,7 @@ class FfmpegWriter(VideoWriter):
         self, path: Path, size: tuple[int, int], rate: Fraction, zoom: int = 1, crf: int = 20
     ) -> None:
         super().__init__(path, size, rate)
-        binary = shutil.which("ffmpeg")
-        if binary is None:
-            raise VideoError("ffmpeg is not installed")
+        binary = installed("ffmpeg", "ffmpeg", VideoError)
         width, height = size
         command = [
             binary, "-y", "-loglevel", "error", "-nostdin",
@@ -163,9 +161,7 @@ def write_video(
 
 def probe(path: Path) -> dict[str, object]:
     """Codec, size, pixel format, frame rate and frame count of a video, read by ffprobe."""
-    binary = shutil.which("ffprobe")
-    if binary is None:
-        raise VideoError("ffprobe is not installed", hint="sudo apt-get install ffmpeg")
+    binary = installed("ffprobe", "ffmpeg", VideoError)
     entries = "stream=codec_name,width,height,pix_fmt,r_frame_rate,nb_read_frames"
     command = [binary, "-v", "error", "-select_streams", "v:0", "-count_frames"]
     command += ["-show_entries", entries, "-of", "json", str(path)]

@@ -7,12 +7,11 @@ file with ffmpeg.
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
-from bot.errors import InputError, UsageError, VideoError
+from bot.errors import InputError, UsageError, VideoError, installed
 
 EXACT = (
     "this run was attached to a Fuse the bot did not start, which recorded no input, so "
@@ -33,9 +32,7 @@ def level_stretch(run: dict[str, Any], number: int) -> tuple[float, float | None
 
 def cut(video: Path, out: Path, start: float, end: float | None) -> Path:
     """``out``: the stretch ``start``..``end`` of ``video`` (re-encoded, frame-exact)."""
-    binary = shutil.which("ffmpeg")
-    if binary is None:
-        raise VideoError("ffmpeg is not installed", hint="sudo apt-get install ffmpeg")
+    binary = installed("ffmpeg", "ffmpeg", VideoError)
     command = [binary, "-y", "-loglevel", "error", "-nostdin", "-ss", f"{start:.3f}"]
     if end is not None:
         command += ["-t", f"{end - start:.3f}"]
@@ -48,9 +45,7 @@ def cut(video: Path, out: Path, start: float, end: float | None) -> Path:
 
 def show(video: Path, display: str, start: float = 0.0, end: float | None = None) -> int:
     """Play ``video`` (from ``start`` to ``end``) with ffplay on ``display``; its status."""
-    binary = shutil.which("ffplay")
-    if binary is None:
-        raise VideoError("ffplay is not installed", hint="sudo apt-get install ffmpeg")
+    binary = installed("ffplay", "ffmpeg", VideoError)
     command = [binary, "-autoexit", "-loglevel", "error", "-ss", f"{start:.3f}"]
     if end is not None:
         command += ["-t", f"{end - start:.3f}"]

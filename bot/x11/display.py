@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import select
-import shutil
 import struct
 import subprocess
 import tempfile
@@ -16,7 +15,7 @@ from Xlib import display as xdisplay
 from Xlib.error import DisplayError as XlibDisplayError
 from Xlib.error import XauthError
 
-from bot.errors import DisplayError
+from bot.errors import DisplayError, installed
 
 XVFB_SCREEN = "1280x1024x24"
 
@@ -61,13 +60,8 @@ def check_display(name: str) -> None:
 
 def xvfb_program() -> str:
     """Xvfb's path, or ``DisplayError`` saying how to install it."""
-    xvfb = shutil.which("Xvfb")
-    if xvfb is None:
-        raise DisplayError(
-            "Xvfb is not installed, so there is no virtual display to run Fuse on",
-            hint="run ./scripts/setup.sh (or: sudo apt-get install xvfb)",
-        )
-    return xvfb
+    why = ", so there is no virtual display to run Fuse on"
+    return installed("Xvfb", "xvfb", DisplayError, why)
 
 
 @dataclass
