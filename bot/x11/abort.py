@@ -18,6 +18,7 @@ import logging
 import os
 import select
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -159,6 +160,15 @@ def guard(
     def on_sigint(signum: int, frame: object) -> None:
         interrupt_or_defer(Aborted(reason["message"]))
 
+    def on_unraisable(unraisable: Any) -> None:
+        # The handler ran inside a finalizer (a __del__ or weakref callback), where Python
+        # prints the exception and drops it: deliver it again once the finalizer is done.
+        if isinstance(unraisable.exc_value, Aborted) and main_ident is not None:
+            log.info("the stop came inside a finalizer, which dropped it: raised again")
+            threading.Timer(0.005, signal.pthread_kill, (main_ident, signal.SIGINT)).start()
+            return
+        previous_hook(unraisable)
+
     def on_abort(message: str) -> None:
         reason["message"] = message
         if main_ident is not None:
@@ -166,8 +176,10 @@ def guard(
 
     main_ident = threading.main_thread().ident if main else None
     previous = signal.getsignal(signal.SIGINT) if main else None
+    previous_hook = sys.unraisablehook
     if main:
         signal.signal(signal.SIGINT, on_sigint)
+        sys.unraisablehook = on_unraisable
     hotkeys: list[AbortHotkey] = []
     names = [displays] if isinstance(displays, str) else list(displays or ())
     try:
@@ -179,6 +191,7 @@ def guard(
             hotkey.close()
         if main:
             signal.signal(signal.SIGINT, previous)
+            sys.unraisablehook = previous_hook
 
 
 def abort_displays(game_display: str, private: bool) -> list[str]:

@@ -1,9 +1,13 @@
 """The abort key setting, and Ctrl-C deferred to the end of a key event."""
 
+import signal
+import time
+import weakref
+
 import pytest
 
 from bot.errors import UsageError
-from bot.x11.abort import Aborted, check_abort_key
+from bot.x11.abort import Aborted, check_abort_key, guard
 from bot.x11.keys import critical, interrupt_or_defer
 
 GAME = {"q", "a", "o", "p", "space", "r", "enter"}
@@ -49,3 +53,20 @@ def test_an_interrupt_outside_is_raised_at_once():
         interrupt_or_defer()
     with critical():
         pass  # nothing pending is left over
+
+
+class _Thing:
+    pass
+
+
+def test_a_stop_that_lands_in_a_finalizer_is_raised_again_after_it():
+    """Python drops an exception raised inside a finalizer; a Ctrl-C (or the abort key)
+    whose handler ran there must still stop the run (seen in CI: a run went on to the end)."""
+    started = time.monotonic()
+    with pytest.raises(Aborted), guard(None, None, lambda: None):
+        thing = _Thing()
+        weakref.finalize(thing, signal.raise_signal, signal.SIGINT)
+        del thing  # the finalizer runs here, and the handler inside it
+        while time.monotonic() - started < 2:
+            time.sleep(0.01)
+    assert time.monotonic() - started < 1
