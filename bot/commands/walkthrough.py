@@ -25,7 +25,7 @@ from bot.commands.common import (
     setup_logging,
 )
 from bot.errors import DisplayError, Exit, UsageError, exit_codes_help
-from bot.fuse.session import Session, SessionOptions, check_display, fuse_config
+from bot.fuse.session import Session, SessionOptions, preflight
 from bot.play.codes import code_table, level_of_code
 from bot.play.env import EnvWrapper, LogoEnv
 from bot.play.progress import Progress, clock
@@ -122,10 +122,7 @@ def run(args: argparse.Namespace, first: int | None = None, last: int | None = N
     if args.attach:
         window_id = own_fuse(options, args.window)
     else:
-        config = fuse_config(profile, options)
-        config.check_files()
-        config.program()
-        check_display(options)
+        preflight(profile, options)
     recording = recording_from(args, profile, args.mode, args.command)
     with contextlib.ExitStack() as stack:
         if recording is not None:

@@ -27,6 +27,7 @@ class AttachedFuse:
 
     config = None  # the bot did not choose its ROM, game or files
     attached = True
+    killed = False  # the bot never stops it
 
     def __init__(self, window_id: int, pid: int | None) -> None:
         self.window_id = window_id

@@ -352,7 +352,7 @@ class Session:
         """Stop this segment's Fuse, noting when it had to be killed (its files may be
         cut short)."""
         self.fuse.stop()
-        if getattr(self.fuse, "killed", False):
+        if self.fuse.killed:
             self.killed_segments.append(len(self.segments))
 
     def _add_segment(self) -> None:
@@ -438,9 +438,13 @@ def headless_for(options: SessionOptions) -> bool:
     return options.display is None and not _env_display()
 
 
-def check_display(options: SessionOptions) -> None:
-    """``DisplayError`` now, before a run folder exists, when the display the session
-    would use cannot be had: Xvfb missing, or the person's display not opening."""
+def preflight(profile: Profile, options: SessionOptions) -> None:
+    """What ``Session.open`` would fail on, checked before a run folder exists: the input
+    files (``InputError``), the Fuse build (``EmulatorError``), and the display
+    (``DisplayError``: Xvfb missing, or the person's display not opening)."""
+    config = fuse_config(profile, options)
+    config.check_files()
+    config.program()
     if headless_for(options):
         xvfb_program()
     else:
