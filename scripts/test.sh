@@ -1,9 +1,29 @@
 #!/usr/bin/env bash
-# Sets everything up, then runs ruff and the whole test suite (the end-to-end
-# tests start their own Xvfb, so no display is needed). Extra arguments go to pytest.
+# Sets everything up, then runs ruff and the tests. No display is needed: the
+# end-to-end tests start their own Xvfb, one per test process.
+#
+#   ./scripts/test.sh            the whole suite, tests side by side (pytest-xdist)
+#   ./scripts/test.sh --quick    only the tests that need no X server, no Fuse and no
+#                                ffmpeg: the one to run while editing (under a minute)
+#
+# Other arguments go to pytest, e.g. ./scripts/test.sh --quick tests/solvers -x
 set -euo pipefail
 cd "$(dirname "$0")/.."
+quick=0
+args=()
+for arg in "$@"; do
+    case "$arg" in
+        --quick) quick=1 ;;
+        -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+        *) args+=("$arg") ;;
+    esac
+done
 ./scripts/setup.sh
 .venv/bin/ruff check .
 .venv/bin/ruff format --check . >/dev/null || { .venv/bin/ruff format --diff . | head -40; exit 1; }
-.venv/bin/python -m pytest "$@"
+if [ "$quick" = 1 ]; then
+    # tests/programs.py: in the quick suite the watched programs refuse to run
+    LOGO_TEST_QUICK=1 exec .venv/bin/python -m pytest -p no:cacheprovider \
+        -m "not fuse and not xserver and not ffmpeg" "${args[@]}"
+fi
+exec .venv/bin/python -m pytest -p no:cacheprovider -n "${LOGO_TEST_WORKERS:-6}" "${args[@]}"

@@ -1,19 +1,127 @@
-"""Shared fixtures: a private Xvfb for the whole test session (CI has no display), and
-recordings that go to a temporary folder unless a test names its own; and a check that
-the ``fuse`` mark is on exactly the tests that run Fuse (tests/fuse_marks.py)."""
+"""Shared fixtures and checks: a private Xvfb per test process (CI has no display);
+recordings that go to a temporary folder unless a test names its own; marks that tell
+the truth about the programs a test runs, and no program left running after a module
+(tests/programs.py)."""
 
 from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import tempfile
+import time
+from pathlib import Path
 
 import pytest
 
 from bot.x11.display import XServer
-from tests.fuse_marks import FuseWatch, verdict
+from tests.programs import MARKS, ProgramLog, alive, verdict, worker_log, write_shims
+
+QUICK = os.environ.get("LOGO_TEST_QUICK") == "1"
+_log: ProgramLog | None = None
+_shims: Path | None = None
+FIXTURE_PROGRAMS: dict[str, set[str]] = {}  # fixture name -> programs its setup ran
+SESSION_PIDS: set[int] = set()  # the session's Xvfb: it outlives modules
+_setup_programs: dict[str, set[str]] = {}
+
+
+def pytest_configure(config):
+    global _log, _shims
+    for mark, text in MARKS.items():
+        config.addinivalue_line("markers", f"{mark}: {text}")
+    if config.getoption("numprocesses", None) and not hasattr(config, "workerinput"):
+        return  # the xdist controller runs no test; each worker watches its own
+    _shims = Path(tempfile.mkdtemp(prefix="logo-bot-tests-"))
+    _log = worker_log(_shims)
+    write_shims(_shims / "bin", _log.path, quick=QUICK)
+    os.environ["PATH"] = f"{_shims / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"
+
+
+def pytest_unconfigure(config):
+    if _shims is not None:
+        shutil.rmtree(_shims, ignore_errors=True)
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if "xserver" in item.fixturenames:
+            item.add_marker(pytest.mark.xserver)
+    # modules that run Fuse first, each module's tests still together and in order: side
+    # by side, the long end-to-end tests start early instead of ending the run alone
+    with_fuse = {item.module.__name__ for item in items if item.get_closest_marker("fuse")}
+    items.sort(key=lambda item: item.module.__name__ not in with_fuse)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """Side by side (``-n N``), a module's shared fixture is set up once (tests/scheduling.py)."""
+    if config.getvalue("dist") != "load":
+        return None
+    from tests.scheduling import SharedFixtureScheduling
+
+    return SharedFixtureScheduling(config, log)
+
+
+def _programs_since(offset: int) -> list[tuple[int, str]]:
+    return _log.since(offset) if _log is not None else []
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_fixture_setup(fixturedef, request):
+    offset = _log.size() if _log is not None else 0
+    yield
+    runs = _programs_since(offset)
+    if runs:
+        FIXTURE_PROGRAMS.setdefault(fixturedef.argname, set()).update(n for _, n in runs)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item):
+    offset = _log.size() if _log is not None else 0
+    yield
+    _setup_programs[item.nodeid] = {name for _, name in _programs_since(offset)}
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    offset = _log.size() if _log is not None else 0
+    outcome = yield
+    if _log is None:
+        return
+    ran = {name for _, name in _programs_since(offset)} | _setup_programs.pop(item.nodeid, set())
+    for name in item.fixturenames:
+        ran |= FIXTURE_PROGRAMS.get(name, set())
+    marks = {m.name for m in item.iter_markers() if m.name in MARKS}
+    wrong = verdict(marks, ran, uses_xserver="xserver" in item.fixturenames)
+    if wrong is not None and outcome.excinfo is None:
+        outcome.force_exception(pytest.fail.Exception(f"{item.nodeid}: {wrong}"))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def nothing_left_running():
+    """Every program this module's tests started has ended by the module's end."""
+    offset = _log.size() if _log is not None else 0
+    yield
+    runs = [(pid, n) for pid, n in _programs_since(offset) if pid not in SESSION_PIDS]
+    deadline = time.monotonic() + 5
+    left = [(pid, n) for pid, n in runs if alive(pid, n)]
+    while left and time.monotonic() < deadline:
+        time.sleep(0.05)
+        left = [(pid, n) for pid, n in left if alive(pid, n)]
+    for pid, _ in left:  # ours by PID: stop them so the rest of the suite is clean
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    if left:
+        pytest.fail(f"left running after the module: {left}")
 
 
 @pytest.fixture(scope="session")
 def xserver():
     """A private ``Xvfb -noreset`` on a free display number, stopped at the end."""
     with XServer.start() as server:
+        # (a session fixture's setup runs outside this folder's hooks: say it here)
+        SESSION_PIDS.add(server.process.pid)
         yield server
 
 
@@ -21,33 +129,3 @@ def xserver():
 def recordings_in_tmp(tmp_path_factory, monkeypatch):
     """No test writes into the repository's recordings/: the default root is temporary."""
     monkeypatch.setenv("LOGO_BOT_RECORDINGS", str(tmp_path_factory.mktemp("recordings")))
-
-
-FUSE_FIXTURES: set[str] = set()  # fixtures whose setup ran Fuse (module-scoped runs)
-_ran: dict[str, bool] = {}
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_fixture_setup(fixturedef, request):
-    with FuseWatch() as watch:
-        yield
-    if watch.ran_fuse:
-        FUSE_FIXTURES.add(fixturedef.argname)
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_setup(item):
-    with FuseWatch() as watch:
-        yield
-    _ran[item.nodeid] = watch.ran_fuse
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_call(item):
-    with FuseWatch() as watch:
-        outcome = yield
-    ran = watch.ran_fuse or _ran.pop(item.nodeid, False)
-    ran = ran or any(name in FUSE_FIXTURES for name in item.fixturenames)
-    wrong = verdict(item.get_closest_marker("fuse") is not None, ran)
-    if wrong is not None and outcome.excinfo is None:
-        outcome.force_exception(pytest.fail.Exception(f"{item.nodeid}: {wrong}"))

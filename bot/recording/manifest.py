@@ -51,6 +51,8 @@ def tool_version(binary: str) -> str | None:
         out = subprocess.run([path, "-version"], capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.TimeoutExpired):
         return None
+    if out.returncode != 0:  # a broken install has no version to report
+        return None
     first = (out.stdout or out.stderr).strip().splitlines()
     return first[0] if first else None
 

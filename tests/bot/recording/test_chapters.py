@@ -108,6 +108,7 @@ def test_titles_are_escaped_for_ffmetadata():
     assert f"END={round(50 * FRAME_MS)}" in text
 
 
+@pytest.mark.ffmpeg
 def test_chapters_reach_a_real_mp4_and_ffprobe_reads_them_back(tmp_path):
     video = tmp_path / "video.mp4"
     with open_video(video, (32, 24)) as writer:

@@ -77,6 +77,7 @@ def failed_run(tmp_path) -> Path:
                     segments={1: 460, 2: 40})  # fmt: skip
 
 
+@pytest.mark.ffmpeg
 def test_the_page_shows_the_run(failed_run):
     path = write_report(RunFolder(failed_run))
     assert path == failed_run / "report.html"
@@ -98,6 +99,7 @@ def test_the_page_shows_the_run(failed_run):
     assert "5 attempts" in text
 
 
+@pytest.mark.ffmpeg
 def test_every_text_from_the_run_is_escaped(failed_run):
     page = read(write_report(RunFolder(failed_run)))
     assert "<script>alert" not in page.raw
@@ -107,6 +109,7 @@ def test_every_text_from_the_run_is_escaped(failed_run):
     assert len(scripts) == 1 and "src" not in scripts[0]
 
 
+@pytest.mark.ffmpeg
 def test_the_video_and_its_level_list_seek_to_each_level_start(failed_run):
     page = read(write_report(RunFolder(failed_run)))
     (video,) = page.all("video")
@@ -116,6 +119,7 @@ def test_the_video_and_its_level_list_seek_to_each_level_start(failed_run):
     assert seeks == pytest.approx(starts * 2, abs=0.001)  # the list and the table
 
 
+@pytest.mark.ffmpeg
 def test_corrections_link_their_pictures_and_the_end_pictures_show(failed_run):
     page = read(write_report(RunFolder(failed_run)))
     links = [a["href"] for a in page.all("a") if a.get("href", "").startswith("failures/")]
@@ -130,6 +134,7 @@ def test_corrections_link_their_pictures_and_the_end_pictures_show(failed_run):
     assert ends == ["levels/001/end.png", "levels/002/end.png"]  # level 3 failed: none
 
 
+@pytest.mark.ffmpeg
 def test_plots_are_svg_files_next_to_the_page_and_nothing_comes_from_the_network(failed_run):
     page = read(write_report(RunFolder(failed_run)))
     plots = [img["src"] for img in page.all("img", "plot")]
@@ -160,6 +165,7 @@ def test_an_aborted_run_that_reached_no_level(tmp_path):
     assert "No level was reached." in page.text and "stopped by Ctrl-C" in page.text
 
 
+@pytest.mark.ffmpeg
 def test_two_runs_side_by_side(failed_run, tmp_path):
     other = make_run(tmp_path / "b", "20261124T000000Z-walkthrough",
                      [level(1, segment=1, start_frame=70, end_frame=130), level(2)])  # fmt: skip
@@ -177,6 +183,7 @@ def test_two_runs_side_by_side(failed_run, tmp_path):
     assert (failed_run / "compare-20261124T000000Z-walkthrough-seconds.svg").is_file()
 
 
+@pytest.mark.ffmpeg
 def test_the_report_and_runs_commands(failed_run, tmp_path, capsys, monkeypatch):
     root = failed_run.parent
     assert main(["report", "last", "--video-dir", str(root)]) == 0
@@ -194,6 +201,7 @@ def test_the_report_and_runs_commands(failed_run, tmp_path, capsys, monkeypatch)
     assert ".html" in capsys.readouterr().err
 
 
+@pytest.mark.ffmpeg
 def test_the_report_command_compares_two_runs(failed_run, capsys):
     root = failed_run.parent
     other = make_run(root, "20261124T000000Z-walkthrough", [level(1), level(2)])
@@ -208,6 +216,7 @@ def test_the_report_command_compares_two_runs(failed_run, capsys):
     assert f"{failed_run.name} against {other.name}" in read(out).text
 
 
+@pytest.mark.ffmpeg
 def test_levels_missing_from_the_video_are_named(tmp_path):
     levels = [level(1), level(2, segment=2, start_frame=30, end_frame=90)]
     folder = make_run(tmp_path, "20261123T000003Z-walkthrough", levels, segments={1: 0, 2: 120})
@@ -217,6 +226,7 @@ def test_levels_missing_from_the_video_are_named(tmp_path):
     assert "not in the video: level 1" in page.text
 
 
+@pytest.mark.ffmpeg
 def test_a_run_without_video_shows_the_replay_made_later(tmp_path):
     levels = [level(1, segment=1, start_frame=76, end_frame=135)]
     folder = make_run(tmp_path, "20261123T000004Z-walkthrough", levels, segments={1: 300})
@@ -230,6 +240,7 @@ def test_a_run_without_video_shows_the_replay_made_later(tmp_path):
     assert float(page.all("a", "seek")[0]["data-t"]) == pytest.approx(76 / 50.08, abs=0.001)
 
 
+@pytest.mark.ffmpeg
 def test_keys_over_time_count_only_keys_pressed_in_levels(failed_run):
     data = load(RunFolder(failed_run))
     times, keys = keys_over_time(data)
@@ -238,6 +249,7 @@ def test_keys_over_time_count_only_keys_pressed_in_levels(failed_run):
     assert moments(data, ("correction",)) == pytest.approx([210 / 50.08], abs=0.01)
 
 
+@pytest.mark.ffmpeg
 def test_the_plots_of_two_runs_name_both(failed_run, tmp_path):
     other = make_run(tmp_path / "b", "20261124T000000Z-walkthrough", [level(1), level(2)])
     runs = [load(RunFolder(failed_run)), load(RunFolder(other))]

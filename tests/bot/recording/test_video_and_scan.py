@@ -27,6 +27,7 @@ def frames(count: int) -> list[np.ndarray]:
     return [np.full((240, 320, 3), (i * 7) % 256, dtype=np.uint8) for i in range(count)]
 
 
+@pytest.mark.ffmpeg
 def test_ffmpeg_writes_browser_playable_h264_with_every_frame(tmp_path):
     path = tmp_path / "v.mp4"
     with open_video(path, (320, 240), zoom=2) as writer:
@@ -42,6 +43,7 @@ def test_ffmpeg_writes_browser_playable_h264_with_every_frame(tmp_path):
     assert data.index(b"moov") < data.index(b"mdat"), "+faststart puts the index first"
 
 
+@pytest.mark.ffmpeg
 def test_opencv_writes_the_video_when_ffmpeg_is_not_on_path(tmp_path, monkeypatch):
     import cv2  # noqa: F401  (the video extra, installed by scripts/setup.sh)
 
@@ -61,6 +63,7 @@ def test_opencv_writes_the_video_when_ffmpeg_is_not_on_path(tmp_path, monkeypatc
     assert info["codec_name"] == writer.codec
 
 
+@pytest.mark.ffmpeg
 def test_writer_refuses_a_frame_of_another_size(tmp_path):
     from bot.errors import VideoError
 

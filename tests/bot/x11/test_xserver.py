@@ -6,6 +6,7 @@ from bot.errors import DisplayError
 from bot.x11.display import XServer, open_display, wayland_session
 
 
+@pytest.mark.xserver
 def test_private_xvfb_starts_on_a_free_display_and_stops():
     with XServer.start() as first, XServer.start() as second:
         assert first.display != second.display
