@@ -1,5 +1,6 @@
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ LEVEL_1 = "6 10\n..........\n....2.....\n...212....\n....2.....\n..........\n...
 LEVEL_2 = "6 10\n..........\n.....1....\n....111...\n...11111..\n....111...\n.....1....\n"
 TWO_WAYS = "5 7\n...22..\n..2132.\n.14213.\n1.2331.\n.1....1\n"
 UNSOLVABLE = "1 2\n11\n"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(capsys, *argv, stdin=None):
@@ -25,7 +27,9 @@ def run(capsys, *argv, stdin=None):
     finally:
         sys.stdin = saved
     out, err = capsys.readouterr()
-    assert "Traceback" not in err
+    assert code in (0, 1, 2), f"exit status {code} is not one that --help documents"
+    if code == 2:  # bad input: one line that says what is wrong, nothing else
+        assert re.fullmatch(r"logo-solve: error: [^\n]+\n", err), err
     return code, out, err
 
 
@@ -167,6 +171,19 @@ def test_installed_command(tmp_path):
     done = subprocess.run([str(script), str(target)], capture_output=True, text=True)
     assert done.returncode == 0
     verify(parse_level(LEVEL_1), plan_of(done.stdout))
+
+
+def test_in_a_process_of_its_own_bad_input_is_the_message_alone(level_file):
+    """What a user sees: exit status 2 and the one line, no traceback, nothing on stdout."""
+    path = level_file("1 3\n.x.\n", "bad.txt")
+    done = subprocess.run(
+        [sys.executable, "-m", "solvers.cli", path],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        f"logo-solve: error: {path}:2:2: expected one of '.1234' ('.' is empty), found 'x'\n"
+    )
 
 
 def test_from_board_finishes_a_level_in_progress(capsys, tmp_path):

@@ -1,5 +1,9 @@
 import json
+import re
+import subprocess
+import sys
 import tomllib
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,6 +17,15 @@ from tests.bot.fake_frames import draw
 LEVEL_1 = Board.from_rows(
     ["..........", "....2.....", "...212....", "....2.....", "..........", ".........."]
 )
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def error_of(err: str, command: str) -> str:
+    """The message, when stderr is one ``logo-bot COMMAND: error:`` line (and maybe its
+    ``what to do:`` line) and nothing else: no traceback, no second message."""
+    found = re.fullmatch(rf"logo-bot {command}: error: ([^\n]+)\n(  what to do: [^\n]+\n)?", err)
+    assert found, f"not one error line and its hint:\n{err}"
+    return found.group(1)
 
 
 def test_no_command_prints_usage_and_exits_2(capsys):
@@ -47,13 +60,12 @@ def test_unknown_command(capsys):
 )
 def test_bad_arguments_exit_2_with_a_message_and_no_traceback(capsys, argv, words):
     assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert words in err and "Traceback" not in err
+    assert words in error_of(capsys.readouterr().err, argv[0])
 
 
 def test_a_profile_that_does_not_exist_is_bad_input(capsys):
     assert main(["walkthrough", "--profile", "zx81"]) == 3
-    assert "no calibration profile" in capsys.readouterr().err
+    assert "no calibration profile" in error_of(capsys.readouterr().err, "walkthrough")
 
 
 def test_set_codes_on_the_original_tapes_profile(capsys):
@@ -103,9 +115,22 @@ def test_show_and_calibrate_both_refuse_a_picture_that_is_not_the_game(tmp_path,
     Image.new("RGB", (100, 80)).save(png)
     out = ["--out", str(tmp_path / "out.png")] if command == "calibrate" else []
     assert main([command, "--screenshot", str(png), *out]) == 7
-    err = capsys.readouterr().err
-    assert "not the game: no game screen" in err and "Traceback" not in err
+    assert error_of(capsys.readouterr().err, command).startswith("not the game: no game screen")
     assert main([command, "--screenshot", str(tmp_path / "none.png"), *out]) == 3
+    assert error_of(capsys.readouterr().err, command).startswith("no such screenshot: ")
+
+
+def test_in_a_process_of_its_own_bad_input_is_the_message_alone(tmp_path):
+    """What a user sees: the exit status and the one line, no traceback, nothing on stdout."""
+    png = tmp_path / "blank.png"
+    Image.new("RGB", (100, 80)).save(png)
+    command = [sys.executable, "-m", "bot.cli", "show", "--screenshot", str(png)]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (7, "")
+    assert done.stderr == (
+        "logo-bot show: error: not the game: no game screen with a level on it was found in "
+        "this 100x80 image (looked for the 320x240 Fuse window at 1x, 2x and 3x)\n"
+    )
 
 
 def test_calibrate_writes_an_annotated_picture(tmp_path, capsys):
@@ -120,4 +145,4 @@ def test_calibrate_writes_an_annotated_picture(tmp_path, capsys):
 
 def test_probing_the_keys_needs_a_live_game_not_a_screenshot(tmp_path, capsys):
     assert main(["calibrate", "--probe-keys", "--screenshot", str(tmp_path / "x.png")]) == 2
-    assert "needs a live game" in capsys.readouterr().err
+    assert "needs a live game" in error_of(capsys.readouterr().err, "calibrate")
