@@ -53,15 +53,17 @@ def measure_speed(
     swaps: int = 7,
     timeout_s: float = 8.0,
     poll_s: float = 0.001,
+    clock: Callable[[], float] = time.monotonic,
 ) -> SpeedReading:
     """Watch ``area`` of the frames until it has changed ``swaps`` times (FLASH swaps);
-    ``Unreadable`` when fewer than 3 came within ``timeout_s`` (no flashing cursor)."""
+    ``Unreadable`` when fewer than 3 came within ``timeout_s`` (no flashing cursor).
+    Each frame is timed by ``clock`` when it has been grabbed."""
     last = frame()[area].copy()
     times: list[float] = []
-    deadline = time.monotonic() + timeout_s
-    while len(times) < swaps and time.monotonic() < deadline:
+    deadline = clock() + timeout_s
+    while len(times) < swaps and clock() < deadline:
         now = frame()[area]
-        seen = time.monotonic()
+        seen = clock()
         if not np.array_equal(now, last):
             times.append(seen)
             last = now.copy()

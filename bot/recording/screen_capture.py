@@ -33,6 +33,18 @@ log = logging.getLogger(__name__)
 Grab = Callable[[], np.ndarray]
 
 
+class Clock:
+    """The capture's time: monotonic seconds, and a wait that a stop cuts short (a test
+    gives a clock of its own)."""
+
+    def now(self) -> float:
+        return time.monotonic()
+
+    def wait(self, stop: threading.Event, seconds: float) -> bool:
+        """Wait ``seconds``, or until ``stop`` is set; whether it was."""
+        return stop.wait(seconds)
+
+
 @dataclass(frozen=True)
 class Kept:
     at: float  # wall seconds from the start of the capture
@@ -46,9 +58,10 @@ class ScreenCapture:
 
     def __init__(
         self, open_grab: Callable[[], tuple[Grab, Callable[[], None]]], store: Path,
-        speed_percent: float, step: int = 2,
+        speed_percent: float, step: int = 2, clock: Clock | None = None,
     ) -> None:  # fmt: skip
         self.open_grab = open_grab  # called on the capture thread: (grab, close)
+        self.clock = clock or Clock()
         self.store = store
         self.step = step
         self.interval_s = self.interval_for(speed_percent)
@@ -79,8 +92,9 @@ class ScreenCapture:
         self.interval_s = self.interval_for(speed_percent)
 
     def offer(self, frame: np.ndarray, at: float) -> None:
-        """A frame the bot grabbed at monotonic time ``at``: a slot due about then uses it
-        instead of grabbing again (the bot looks far more often than the video needs)."""
+        """A frame the bot grabbed at time ``at`` (monotonic, as ``clock.now()``): a slot due
+        about then uses it instead of grabbing again (the bot looks far more often than the
+        video needs)."""
         self._offered = (frame, at)
 
     def start(self) -> ScreenCapture:
@@ -101,10 +115,10 @@ class ScreenCapture:
         last: np.ndarray | None = None
         try:
             with open(self.store, "wb") as out:
-                self.started = due = time.monotonic()
+                self.started = due = self.clock.now()
                 while not self._stop.is_set():
-                    wait = due - time.monotonic()
-                    if wait > 0 and self._stop.wait(wait):
+                    wait = due - self.clock.now()
+                    if wait > 0 and self.clock.wait(self._stop, wait):
                         break
                     offered = self._offered
                     if offered is not None and abs(offered[1] - due) <= self.interval_s / 2:
@@ -116,7 +130,7 @@ class ScreenCapture:
                         except Exception as exc:  # Fuse closed: the video ends here
                             self.error = f"capture stopped: {exc}"
                             break
-                    at = time.monotonic() - self.started
+                    at = self.clock.now() - self.started
                     self.grabs += 1
                     if last is None or not np.array_equal(frame, last):
                         data = zlib.compress(np.ascontiguousarray(frame).tobytes(), 1)
@@ -125,10 +139,10 @@ class ScreenCapture:
                         self._size += len(data)
                         last = frame
                     due += self.interval_s
-                    if due < time.monotonic():  # fell behind: skip to now
+                    if due < self.clock.now():  # fell behind: skip to now
                         self.late += 1
-                        due = time.monotonic()
-                self.stopped = time.monotonic()
+                        due = self.clock.now()
+                self.stopped = self.clock.now()
         finally:
             self.cpu_s = time.thread_time()  # what the capture cost the machine
             close()
@@ -153,7 +167,9 @@ class ScreenCapture:
         """Write the MP4 for emulation at ``speed_percent``; returns what run.json says."""
         self.stop()
         began = time.monotonic()
-        captured_s = (self.stopped or began) - (self.started or began)
+        now = self.clock.now()
+        started = now if self.started is None else self.started
+        captured_s = (now if self.stopped is None else self.stopped) - started
         frames = int(captured_s * speed_percent / 100 * float(self.rate))
         wall_per_frame = 100 / (speed_percent * float(self.rate))
         info: dict[str, Any] = {

@@ -1,13 +1,15 @@
 """A pure-Python stand-in for the practice game, for the player's unit tests only.
 
 It draws frames to LOGO-GAME.md section 2 and reacts to key presses, with optional
-dropped and doubled presses. The end-to-end tests play the real game in Fuse.
+dropped and doubled presses, on the wall clock or on a ``VirtualTime`` the test runs.
+The end-to-end tests play the real game in Fuse.
 """
 
 from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -31,8 +33,32 @@ class FakeKeys(KeyDriver):
         if down:
             self.sent.append(key)
             self.game.key(key)
-        self.game.held = (key, time.monotonic(), 0) if down else None
+        self.game.held = (key, self.game.clock(), 0) if down else None
         return True
+
+
+class VirtualTime:
+    """Time that moves only when the code waits: ``monotonic`` and ``perf_counter`` read
+    it, ``sleep`` moves it on at once (by at least ``tick_s``, as a sleep of 0 yields to the
+    scheduler). Put in place of the ``time`` module of the modules under test, what they
+    see of time follows from what they asked to wait, not from how busy the machine is."""
+
+    def __init__(self, start: float = 1000.0, tick_s: float = 0.0001) -> None:
+        self.now = start
+        self.tick_s = tick_s
+        self._reads = 0  # since the last sleep
+
+    def monotonic(self) -> float:
+        self._reads += 1
+        if self._reads > 100_000:
+            raise RuntimeError("a loop reads the virtual clock without ever sleeping")
+        return self.now
+
+    perf_counter = monotonic
+
+    def sleep(self, seconds: float) -> None:
+        self._reads = 0
+        self.now += max(seconds, self.tick_s)
 
 
 class FakeGame:
@@ -50,8 +76,10 @@ class FakeGame:
         flash_period_s: float = 0.004,
         late: bool = False,
         repeat: tuple[float, float] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.profile = profile
+        self.clock = clock
         self.vision = Vision(profile, 1)
         self.keys = FakeKeys(self)
         self.frame_s = 0.0005
@@ -108,12 +136,13 @@ class FakeGame:
         if self.repeat and self.held:
             key, down, repeats = self.held
             delay, every = self.repeat
-            due = int((time.monotonic() - down - delay) / every) + 1
-            if time.monotonic() - down >= delay and due > repeats:
+            now = self.clock()
+            due = int((now - down - delay) / every) + 1
+            if now - down >= delay and due > repeats:
                 self.held = (key, down, due)
                 for _ in range(due - repeats):
                     self.apply(key)
-        flash = int(time.monotonic() / self.flash_period_s) % 2 == 1
+        flash = int(self.clock() / self.flash_period_s) % 2 == 1
         if self.done:
             shown = draw(None, self.board, cursor=None)
         else:

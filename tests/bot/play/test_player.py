@@ -1,11 +1,18 @@
+"""The player against the fake game. A game that repeats a held key is played on
+virtual time (the ``clock`` fixture), where how long a key stays down cannot depend on
+how busy the machine is."""
+
 import pytest
 
+from bot.play import env as env_module
+from bot.play import player as player_module
 from bot.play.env import LogoEnv
 from bot.play.player import Player, move_keys
 from bot.profile import load_profile
+from bot.x11 import keys as keys_module
 from bot.x11.keys import KeyTiming
 from solvers.board import Board
-from tests.bot.fake_game import FakeGame
+from tests.bot.fake_game import FakeGame, VirtualTime
 
 PROFILE = load_profile("practice")
 LEVEL_1 = Board.from_rows(
@@ -14,6 +21,22 @@ LEVEL_1 = Board.from_rows(
 LEVEL_2 = Board.from_rows(
     ["..........", ".....1....", "....111...", "...11111..", "....111...", ".....1...."]
 )
+
+
+@pytest.fixture
+def clock(monkeypatch) -> VirtualTime:
+    """Virtual time for the player, its environment, the key driver (and the fake game
+    given ``clock.monotonic``): a wait moves it on at once, by what was asked."""
+    clock = VirtualTime()
+    for module in (player_module, env_module, keys_module):
+        monkeypatch.setattr(module, "time", clock)
+    observation = env_module.Observation  # stamped with the virtual time, not the wall's
+
+    def observed(frame, vision, screens=None):
+        return observation(frame, vision, screens, clock.monotonic())
+
+    monkeypatch.setattr(env_module, "Observation", observed)
+    return clock
 
 
 def play(game: FakeGame):
@@ -69,26 +92,28 @@ def test_a_doubled_move_that_shows_late_is_caught_before_acting_again(seed):
     assert game.done and game.board == LEVEL_2 and report.end_board == LEVEL_2
 
 
-def test_a_game_that_repeats_a_held_key_gets_long_straight_moves_as_one_hold():
+def test_a_game_that_repeats_a_held_key_gets_long_straight_moves_as_one_hold(clock):
     # the cursor goes along the edges for the corner stones: 5 and 9 cells straight,
-    # held 12 + 3 * 6 and 12 + 7 * 6 frames
+    # held 12 + 3 * 6 and 12 + 7 * 6 frames (of 2 ms, on virtual time)
     target = Board.from_rows(["1........1"] + [".........."] * 4 + ["1........1"])
-    game = FakeGame(PROFILE, target, repeat=(0.024, 0.012))  # 12 frames, then every 6
-    game.frame_s = 0.002
+    game = FakeGame(PROFILE, target, repeat=(0.024, 0.012), clock=clock.monotonic)
+    game.frame_s = 0.002  # a held key moves again after 12 frames, then every 6
     game.keys.timing = KeyTiming(8, 8)  # 4 frames held, 4 up: 8 a tap, 40 for 5 cells
     player = Player(LogoEnv(game), PROFILE, settle_frames=2)
     player.repeat = (12, 6)
     report = player.play_level()
-    assert report.end_board == target
-    assert report.held_moves >= 2, "the long moves were holds"
-    assert report.keys_sent < report.planned_presses
+    assert report.end_board == target and not report.corrections
+    assert report.held_moves == 3, "down 5, right 9 and up 5 cells: one hold each"
+    assert game.keys.sent == ["space", "a", "space", "p", "space", "q", "space"]
+    assert (report.keys_sent, report.planned_presses) == (7, 23)
+    assert game.presses == 23, "each hold let go after its last cell, not a cell further"
     assert player.hold_frames(["p", "p"]) is None, "two cells: taps"
     assert player.hold_frames(["p", "a", "p"]) is None, "not straight: taps"
     assert player.hold_frames(["p"] * 9) == 12 + 8 * 6 - 1
 
 
-def test_without_a_repeat_every_move_is_tapped():
+def test_without_a_repeat_every_move_is_tapped(clock):
     target = Board.from_rows(["1........1"] + [".........."] * 5)
-    game = FakeGame(PROFILE, target)
+    game = FakeGame(PROFILE, target, clock=clock.monotonic)
     report = Player(LogoEnv(game), PROFILE).play_level()
     assert report.held_moves == 0 and report.keys_sent == report.planned_presses

@@ -1,12 +1,12 @@
-"""Measuring the emulation speed from FLASH swaps, on synthetic flashing frames (the
-real game in Fuse: test_speed_fuse.py)."""
+"""Measuring the emulation speed from FLASH swaps, on synthetic flashing frames timed by
+a clock the test runs (the real game in Fuse: test_speed_fuse.py)."""
 
-import time
+import itertools
 
 import pytest
 
 from bot.errors import Unreadable
-from bot.play.speed import FLASH_FRAMES, FULL_SPEED_FPS, board_area, measure_speed
+from bot.play.speed import board_area, measure_speed
 from bot.profile import load_profile
 from solvers.board import Board
 from tests.bot.fake_frames import draw
@@ -14,40 +14,59 @@ from tests.bot.fake_frames import draw
 PROFILE = load_profile("practice")
 STEADY = draw(Board.empty(6, 10), cursor=(3, 4), flash=False)
 SWAPPED = draw(Board.empty(6, 10), cursor=(3, 4), flash=True)
+FRAME_US = 19968  # one frame of Fuse's 48K Spectrum at 100 %: 50.08 frames per second
 
 
-def flashing_at(percent: float):
-    """Frames of a game emulated at ``percent`` speed, its cursor swapping on FLASH."""
-    started = time.monotonic()
-    period = FLASH_FRAMES / (FULL_SPEED_FPS * percent / 100)
+class Emulated:
+    """A game emulated at ``percent`` speed on the test's clock: each look at the screen
+    shows the next emulated frame (and takes its time, ``FRAME_US * 100 / percent``),
+    and the cursor swaps on FLASH every 16 frames."""
 
-    def frame():
-        return SWAPPED if int((time.monotonic() - started) / period) % 2 else STEADY
+    def __init__(self, percent: float, frames=None) -> None:
+        self.percent = percent
+        self.shown = 0  # emulated frames shown so far
+        self.frames = frames  # the pictures, one per look; FLASH swaps by default
 
-    return frame
+    def frame(self):
+        self.shown += 1
+        if self.frames is not None:
+            return next(self.frames)
+        return SWAPPED if self.shown // 16 % 2 else STEADY
+
+    def clock(self) -> float:
+        return self.shown * FRAME_US * 100 / self.percent / 1e6
 
 
-@pytest.mark.parametrize("percent", [400, 800])
-def test_the_speed_is_read_from_the_flash_period(percent):
-    reading = measure_speed(flashing_at(percent), board_area(PROFILE, 1))
+@pytest.mark.parametrize(
+    ("percent", "frame_s", "seconds"),
+    # 7 swaps 16 frames apart: 6 periods of 16 frames of 19.968 ms / (percent / 100)
+    [(400, 0.004992, 0.479), (800, 0.002496, 0.24), (100, 0.019968, 1.917)],
+)
+def test_the_speed_is_read_from_the_flash_period(percent, frame_s, seconds):
+    game = Emulated(percent)
+    reading = measure_speed(game.frame, board_area(PROFILE, 1), poll_s=0, clock=game.clock)
     assert reading.swaps == 7
-    assert reading.percent == pytest.approx(percent, rel=0.1)
-    assert reading.frame_s == pytest.approx(100 / (percent * FULL_SPEED_FPS), rel=0.1)
+    assert reading.percent == percent
+    assert reading.frame_s == pytest.approx(frame_s, rel=1e-9)
+    assert reading.seconds == seconds
 
 
 def test_a_still_picture_has_no_speed():
-    with pytest.raises(Unreadable, match="flashed 0 times"):
-        measure_speed(lambda: STEADY, board_area(PROFILE, 1), timeout_s=0.2)
+    game = Emulated(100, frames=itertools.repeat(STEADY))
+    with pytest.raises(Unreadable, match="flashed 0 times in 8 s"):
+        measure_speed(game.frame, board_area(PROFILE, 1), poll_s=0, clock=game.clock)
+    watched = game.clock() - FRAME_US / 1e6  # from the first look
+    assert 8.0 <= watched < 8.0 + FRAME_US / 1e6, "it watched the board for its 8 s timeout"
 
 
 def test_changes_outside_the_board_do_not_count():
-    panel = STEADY.copy()
-    frames = iter([STEADY, panel] * 1000)
+    pictures = [STEADY.copy(), STEADY.copy()]
 
-    def frame():
-        nxt = next(frames)
-        nxt[230, 300] = (nxt[230, 300] + 1) % 255  # the panel's clock ticking
-        return nxt
+    def frames():
+        for nxt in itertools.cycle(pictures):
+            nxt[230, 300] = (nxt[230, 300] + 1) % 255  # the panel's clock ticking
+            yield nxt
 
-    with pytest.raises(Unreadable):
-        measure_speed(frame, board_area(PROFILE, 1), timeout_s=0.2)
+    game = Emulated(100, frames=frames())
+    with pytest.raises(Unreadable, match="flashed 0 times"):
+        measure_speed(game.frame, board_area(PROFILE, 1), poll_s=0, clock=game.clock)
