@@ -36,8 +36,8 @@ def expect_cursor(game, cell):
 
 
 @pytest.mark.parametrize("control", sorted(CONTROLS))
-def test_each_control_choice(xserver, game_build, control):
-    game = Game.open(xserver.display, game_build.z80, speed=200)
+def test_each_control_choice(xserver, roomy_build, control):
+    game = Game.open(xserver.display, roomy_build.z80, speed=200)
     try:
         start_with(game, control)
         frame = game.settle(30)
@@ -70,8 +70,8 @@ def test_each_control_choice(xserver, game_build, control):
         game.close()
 
 
-def test_a_key_held_down_is_one_move(xserver, game_build):
-    game = Game.open(xserver.display, game_build.z80, speed=200)
+def test_a_key_held_down_is_one_move(xserver, roomy_build):
+    game = Game.open(xserver.display, roomy_build.z80, speed=200)
     try:
         start_with(game, "2")
         chord(xserver.display, game.session.fuse.window_id, "p", [], gap_s=game.wall(75))
