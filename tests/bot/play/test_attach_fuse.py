@@ -10,21 +10,26 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import time
+from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from bot.errors import Unreadable
 from bot.fuse.emulator import Fuse, FuseConfig
 from bot.profile import load_profile
 from bot.recording.chapters import read_chapters
 from bot.recording.events import read_events
 from bot.recording.video import probe
+from bot.see.vision import Vision
 from bot.x11.grab import open_grabber
 from bot.x11.keys import KeyTiming, XTestKeys
 from faults.folder_check import check_folder
-from solvers.cursor import keys_for
+from solvers.board import Board, act, play
 from solvers.levels import load_level_list
 from solvers.order import fewest_presses
 from tests.bot.bot_process import bot_process
@@ -48,6 +53,7 @@ class Person:
         self.keys = XTestKeys(display, self.fuse.window_id, KeyTiming(120, 120))
         self.keys.focus()
         self.grabber = open_grabber(display, self.fuse.window_id)
+        self.vision = Vision(PROFILE, scale)
 
     def wait_text(self, text, timeout_s: float = 10) -> None:
         deadline = time.monotonic() + timeout_s
@@ -68,6 +74,44 @@ class Person:
             assert time.monotonic() < deadline, f"the name never showed {text}"
             time.sleep(0.01)
 
+    def field(self, name: str) -> str:
+        return field(self.grabber.grab(), name, self.scale)
+
+    def wait_code_word(self, timeout_s: float = 10) -> str:
+        """The code screen's word, once all five letters show (the screen's last field)."""
+        deadline = time.monotonic() + timeout_s
+        while not re.fullmatch("[A-Z]{5}", word := self.field("code_word")):
+            assert time.monotonic() < deadline, f"the code word never showed: {word!r}"
+            time.sleep(0.005)
+        return word
+
+    def wait_level(self, number: int, timeout_s: float = 20) -> None:
+        """Level ``number`` is drawn: its number in the panel and the preview (drawn last;
+        the game takes keys from then on)."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            frame = self.grabber.grab()
+            shown = field(frame, "level", self.scale) == f"{number:03d}"
+            if shown and self.vision.level_shown(frame):
+                return
+            assert time.monotonic() < deadline, f"level {number} was never drawn"
+            time.sleep(0.01)
+
+    def wait_board(self, board: Board, cursor: tuple[int, int], timeout_s: float = 20) -> None:
+        """The board shows ``board`` with the cursor on ``cursor``."""
+        deadline = time.monotonic() + timeout_s
+        seen = None
+        while True:
+            frame = self.grabber.grab()
+            try:
+                seen = self.vision.board(frame), self.vision.cursor_candidates(frame)
+            except Unreadable as exc:  # a frame drawn half-way: look again
+                seen = exc
+            if seen == (board, [cursor]):
+                return
+            assert time.monotonic() < deadline, f"never saw {board}, cursor {cursor}: {seen}"
+            time.sleep(0.01)
+
     def to_level_1(self) -> None:
         self.wait_text(LAYOUT.screens["title"][-1])
         self.keys.press("space")
@@ -75,28 +119,78 @@ class Person:
         self.keys.burst(["2", "5", "enter", "7"])
         self.keys.type_text("PERSON")
         self.keys.press("enter")
-        time.sleep(1.0)
+        self.wait_level(1)
+
+    def wait_or_missed(self, seen: Callable[[np.ndarray], bool], what: str) -> bool:
+        """True once the picture shows ``seen``; False once the level's clock has ticked
+        twice without it: 50 emulated frames or more, when a key the game took shows
+        within two (Fuse, starved on a busy machine, can miss a short press)."""
+        deadline = time.monotonic() + 60
+        clock, ticks = None, 0
+        while True:
+            frame = self.grabber.grab()
+            try:
+                if seen(frame):
+                    return True
+            except Unreadable:  # a frame drawn half-way: look again
+                pass
+            now = field(frame, "time", self.scale)
+            ticks += clock is not None and now != clock
+            clock = now
+            if ticks >= 2:
+                return False
+            assert time.monotonic() < deadline, f"the level's clock stopped before {what}"
+            time.sleep(0.005)
+
+    def cursor(self, timeout_s: float = 20) -> tuple[int, int]:
+        deadline = time.monotonic() + timeout_s
+        while len(cells := self.vision.cursor_candidates(self.grabber.grab())) != 1:
+            assert time.monotonic() < deadline, f"no one cursor on the board: {cells}"
+            time.sleep(0.005)
+        return cells[0]
+
+    def move_to(self, cell: tuple[int, int]) -> None:
+        """Move the cursor with Q A O P, looking where it is and pressing again what was
+        missed."""
+        for _ in range(10):
+            at = self.cursor()
+            if at == cell:
+                return
+            rows, cols = cell[0] - at[0], cell[1] - at[1]
+            keys = ["a" if rows > 0 else "q"] * abs(rows) + ["p" if cols > 0 else "o"] * abs(cols)
+            self.keys.burst(keys)
+            self.wait_or_missed(lambda f: self.vision.cursor_candidates(f) == [cell], f"{cell}")
+        raise AssertionError(f"the cursor never reached {cell}")
+
+    def put_stone(self, cell: tuple[int, int], board: Board) -> Board:
+        """A stone on ``cell`` of ``board`` (what the screen shows): the board after it."""
+        after = act(board, cell)
+        for _ in range(5):
+            self.move_to(cell)
+            self.keys.press("space")
+            if self.wait_or_missed(lambda f: self.vision.board(f) == after, f"a stone {cell}"):
+                return after
+        raise AssertionError(f"no stone on {cell}")
 
     def place(self, *cells: tuple[int, int], then: tuple[int, int]) -> None:
         """From the cursor at 1 1: a stone on each cell in turn, then the cursor to ``then``
-        (slowly, one key at a time, as a person plays)."""
-        at = (1, 1)
-        for cell, act in [*((c, True) for c in cells), (then, False)]:
-            rows, cols = cell[0] - at[0], cell[1] - at[1]
-            keys = ["a" if rows > 0 else "q"] * abs(rows) + ["p" if cols > 0 else "o"] * abs(cols)
-            self.keys.burst([*keys, *(["space"] if act else [])])
-            at = cell
-        time.sleep(0.3)
+        (slowly, one key at a time, as a person plays); returns once the board shows it."""
+        board = Board.empty(6, 10)
+        for cell in cells:
+            board = self.put_stone(cell, board)
+        self.move_to(then)
+        self.wait_board(play(Board.empty(6, 10), cells), then)
 
     def play_levels(self, count: int) -> None:
-        """Play the first ``count`` levels by their plans (quick, sure presses at 200 %)."""
+        """Play the first ``count`` levels by their plans (quick, sure presses at 200 %),
+        looking at the board as a person does."""
         self.keys.timing = KeyTiming(40, 40)
         for number in range(1, count + 1):
-            self.wait_field("level", f"{number:03d}")
-            time.sleep(0.2)  # the level is drawn
-            plan = fewest_presses(LEVELS[number], start=(1, 1)).plan
-            text = keys_for(plan)
-            self.keys.burst(["space" if ch == " " else ch for ch in text])
+            self.wait_level(number)
+            board = Board.empty(6, 10)
+            for cell in fewest_presses(LEVELS[number], start=(1, 1)).plan:
+                board = self.put_stone(cell, board)
+            assert board == LEVELS[number]
         self.keys.timing = KeyTiming(120, 120)
 
     def close(self) -> None:
@@ -334,16 +428,22 @@ def test_attached_mid_level_with_a_wrong_stone_it_takes_it_back_and_finishes(
 
 
 def test_attached_at_a_code_screen_it_learns_the_code_and_plays_on(xserver, tmp_path, person):
+    """The code screen shows for 125 frames (1.25 s at 200 %), about what a bot takes to
+    start and look on a busy machine: the test holds the picture (SIGSTOP) from the moment
+    the whole screen shows (its code word is drawn last) until the bot has looked."""
     person.to_level_1()
     person.play_levels(5)
     (title,) = [t for t in LAYOUT.screens["code"] if t.text.startswith("THE CODE")]
     person.wait_text(title, timeout_s=30)
-    code, err, run = run_attached(xserver, tmp_path, "--levels", "6-7")
+    word = person.wait_code_word()
+    os.kill(person.fuse.pid, signal.SIGSTOP)
+    code, err, run = run_attached(xserver, tmp_path, "--levels", "6-7", frozen=person.fuse)
     assert code == 0, err
     assert [(lv["level"], lv["status"]) for lv in run["levels"]] == [(6, "done"), (7, "done")]
     events = read_events(Path(run["_folder"]) / "events.jsonl")
     assert next(e["screen"] for e in events if e["event"] == "take_over") == "code"
-    assert any(e["event"] == "code_seen" and e["level"] == 6 for e in events)
+    seen = [e for e in events if e["event"] == "code_seen" and e["level"] == 6]
+    assert seen and seen[0]["code"] == word, (seen, word)
 
 
 def test_level_attached_plays_the_level_on_screen(xserver, tmp_path, person):

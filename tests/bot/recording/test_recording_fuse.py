@@ -25,6 +25,7 @@ from bot.recording.rzx import frame_count
 from bot.recording.video import probe
 from solvers.levels import load_level_list
 from tests.bot.bot_process import bot_process
+from tests.bot.emulated_frames import wait_emulated_frames
 
 pytestmark = pytest.mark.fuse
 
@@ -189,36 +190,61 @@ def test_runs_lists_the_run_and_bad_names_exit_2(recorded, capsys):
     assert "walkthrough" in line and "2/2" in line and "complete" in line
     for bad in ("no-such-run", str(recorded.parent / "nothing")):
         assert main(["replay", bad, "--video-dir", str(recorded.parent)]) == 2
-        err = capsys.readouterr().err
-        assert "no run" in err and "Traceback" not in err
+        # the error and what to do about it, and nothing else (no log lines, no traceback)
+        no_run = f"no run {bad!r} (neither a folder nor a run in {recorded.parent})"
+        assert one_error(capsys.readouterr().err) == no_run
     assert main(["replay", recorded.name, "--video-dir", str(recorded.parent), "--level", "9"]) == 2
-    assert "level 9 is not in" in capsys.readouterr().err
+    assert one_error(capsys.readouterr().err).startswith("level 9 is not in")
+
+
+def one_error(err: str) -> str:
+    """The message of the one error ``logo-bot replay`` printed: its line
+    "logo-bot replay: error: MESSAGE" and an optional "  what to do: HINT" line are all of
+    ``err``."""
+    m = re.fullmatch(r"logo-bot replay: error: (.+)\n(?:  what to do: .+\n)?", err)
+    assert m, f"not one error line (and its hint): {err!r}"
+    return m[1]
 
 
 def test_ctrl_c_mid_level_leaves_a_complete_aborted_folder(xserver, tmp_path):
     root = tmp_path / "runs"
     args = ["walkthrough", "--levels", "1-10", "--speed", "200", "--display", xserver.display]
     with bot_process([*args, "--video-dir", str(root)], watchdog_s=180) as process:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            events = root.glob("*/events.jsonl")
-            shown = [e for path in events for e in read_events(path)]
-            if any(e["event"] == "plan" and e.get("level") == 2 for e in shown):
-                break
-            time.sleep(0.05)
-        else:
-            pytest.fail("level 2 never began")
-        time.sleep(0.3)  # in the middle of level 2
+        # Ctrl-C once the bot has pressed its first keys on level 2 (events.jsonl is
+        # flushed line by line): mid-level, with all of its stones still to place
+        seen = wait_for_event(root, process, lambda e: e["event"] == "keys" and e.get("level") == 2)
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
+    assert not [e for e in seen if e["event"] == "level_done" and e.get("level") == 2]
     (folder,) = list_runs(root)
     run = check_schemas(folder.path)
     assert run["status"] == "aborted" and "Ctrl-C" in run["error"]
     assert run["levels"][0]["status"] == "done"
     assert run["levels"][-1] == {**run["levels"][-1], "level": 2, "status": "aborted"}
+    # the folder tells what was true when Ctrl-C came: level 2 on screen, not finished
+    events = read_events(folder.path / "events.jsonl")
+    assert events[: len(seen)] == seen, "events.jsonl is only appended to"
+    assert (events[-1]["event"], events[-1]["status"]) == ("run_end", "aborted")
+    assert not [e for e in events if e["event"] == "level_done" and e.get("level") == 2]
+    end_board = run["levels"][-1]["movie_end_board"]  # the movie's last picture
+    assert end_board is not None and end_board != rows(2), "level 2 was finished"
     check_video(folder.path, run)
     assert frame_count(folder.path / "run.rzx") > run["levels"][-1]["start_frame"]
+
+
+def wait_for_event(root: Path, process, wanted, timeout_s: float = 120) -> list[dict]:
+    """The events of the run under ``root`` up to the first that is ``wanted``."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        for path in root.glob("*/events.jsonl"):
+            events = read_events(path)
+            for i, event in enumerate(events):
+                if wanted(event):
+                    return events[: i + 1]
+        assert process.poll() is None, f"the bot stopped: {process.stderr.read()}"
+        assert time.monotonic() < deadline, "the event never came"
+        time.sleep(0.01)
 
 
 def test_a_restart_makes_a_second_segment_and_the_video_joins_them(xserver, tmp_path):
@@ -229,10 +255,10 @@ def test_a_restart_makes_a_second_segment_and_the_video_joins_them(xserver, tmp_
         recording.attach(session)
         env = recording.wrap(LogoEnv(session))
         env.observe()
-        session.wait_frames(50)
+        wait_emulated_frames(xserver.display, session.fuse.window_id, 50)
         env.note("restart", level=1, reason="a test")
         session.restart()
-        session.wait_frames(50)
+        wait_emulated_frames(xserver.display, session.fuse.window_id, 50)  # the new Fuse's
         env.observe()
     folder = recording.folder.path
     run = check_schemas(folder)

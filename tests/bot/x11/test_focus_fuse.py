@@ -6,13 +6,14 @@ import threading
 import time
 from collections.abc import Callable
 
+import numpy as np
 import pytest
 from Xlib import X
 from Xlib.ext import xtest
 
 from bot.errors import FocusLost
 from bot.fuse.emulator import Fuse, FuseConfig
-from bot.fuse.session import Session, SessionOptions, basic_ready
+from bot.fuse.session import Session, SessionOptions
 from bot.play.env import LogoEnv
 from bot.profile import load_profile
 from bot.x11.display import open_display
@@ -20,6 +21,9 @@ from bot.x11.focus import FocusPolicy
 from bot.x11.grab import open_grabber
 from bot.x11.keys import KeyTiming, XTestKeys
 from faults.thief import FocusThief
+from tests.bot.emulated_frames import wait_emulated_frames
+from tests.bot.opense import wait_booted
+from tests.game.gamefuse import LAYOUT, shows
 
 pytestmark = pytest.mark.fuse
 
@@ -33,16 +37,37 @@ def events_of(policy: FocusPolicy) -> list[tuple[str, dict]]:
     return events
 
 
+def wait_screen(env: LogoEnv, shown: Callable[[np.ndarray], bool], what: str) -> None:
+    """Poll the picture until ``shown``; a generous limit, as Fuse may run slow."""
+    deadline = time.monotonic() + 30
+    while not shown(env.observe().frame):
+        assert time.monotonic() < deadline, f"{what} never showed"
+        time.sleep(0.005)
+
+
 def at_name_prompt(session: Session) -> LogoEnv:
     env = LogoEnv(session)
-    session.wait_frames(30)
-    assert env.step(["space"], lambda o: env.screens.shows(o.frame, "menu"), 50).met
-    assert env.step(["7"], lambda o: env.screens.shows(o.frame, "name_prompt"), 50).met
+    scale = session.options.scale
+    title = LAYOUT.screens["title"][-1]  # drawn last: the game reads keys from then on
+    wait_screen(env, lambda f: shows(f, title, scale), "the whole title")
+    # a SPACE pressed in the frame the title flushes its keys is dropped: press it again
+    # only while the title still shows (on the menu a SPACE does nothing)
+    for _ in range(3):
+        if env.step(["space"], lambda o: env.screens.shows(o.frame, "menu"), 50).met:
+            break
+        if not shows(env.observe().frame, title, scale):
+            break
+    wait_screen(env, lambda f: env.screens.shows(f, "menu"), "the menu")
+    session.keys.press("7")  # the menu keeps keys typed ahead: pressed once only
+    wait_screen(env, lambda f: env.screens.shows(f, "name_prompt"), "the name prompt")
     return env
 
 
 def name_typed(env: LogoEnv) -> str:
-    env.console.wait_frames(5)
+    """The name shown, once Fuse has emulated enough frames after the last key sent for
+    every key it got to show (an empty name is then no key typed, not one still coming)."""
+    fuse = env.console.fuse
+    wait_emulated_frames(fuse.display, fuse.window_id, 5)
     return env.screens.field(env.observe().frame, "menu_input").rstrip("_")
 
 
@@ -110,6 +135,23 @@ def test_without_taking_focus_the_bot_pauses_until_the_focus_returns(xserver, tm
         check_the_bot_pauses_until_the_focus_returns(session, thief)
 
 
+def steal_when_changed(thief: FocusThief, fuse: Fuse, before: np.ndarray) -> threading.Thread:
+    """A thread that steals the focus as soon as Fuse's picture is no longer ``before``."""
+
+    def run() -> None:
+        with open_grabber(fuse.display, fuse.window_id) as grabber:
+            deadline = time.monotonic() + 30
+            while np.array_equal(grabber.grab(), before):
+                if time.monotonic() > deadline:
+                    return
+                time.sleep(0.002)
+        thief.steal()
+
+    thread = threading.Thread(target=run, name="focus-thief", daemon=True)
+    thread.start()
+    return thread
+
+
 def check_a_release_after_a_theft_reaches_no_other_window(
     fuse: Fuse, thief: FocusThief, focus: Callable[[], None] | None = None
 ) -> None:
@@ -124,17 +166,21 @@ def check_a_release_after_a_theft_reaches_no_other_window(
     dpy = open_display(display)
     try:
         (focus or keys.focus)()
-        deadline = time.monotonic() + 30
-        while not basic_ready(grabber.grab(), fuse.config.scale):
-            assert time.monotonic() < deadline, "OpenSE BASIC never came up"
-            time.sleep(0.02)
-        thief.steal_later(0.3)
+        booted = wait_booted(grabber, fuse.config.scale)
+        # the theft comes while p is held: as soon as BASIC shows the p
+        theft = steal_when_changed(thief, fuse, booted)
+        started = time.perf_counter()
         keys.press("p")
+        held = time.perf_counter() - started
+        theft.join(30)
+        assert thief.steals == 1, "the screen never showed the p: no theft"
+        assert held < 0.7, f"p was held {held:.2f} s of 0.8: the theft came after the hold"
         code = keys.keycode("p")
         assert not dpy.query_keymap()[code // 8] & (1 << (code % 8)), "p is still down in X"
         assert thief.keys_received() == 0, thief.events()
         before = grabber.grab()
-        time.sleep(0.5)  # 25 frames: a repeating key would have printed more
+        # a key stuck down would repeat (OpenSE prints it again every few frames)
+        wait_emulated_frames(display, fuse.window_id, 25)
         assert (grabber.grab() == before).all(), "Fuse still repeats the key"
         with pytest.raises(FocusLost):
             XTestKeys(display, fuse.window_id, take_focus=False).press("p")
@@ -144,7 +190,10 @@ def check_a_release_after_a_theft_reaches_no_other_window(
         xtest.fake_input(dpy, X.KeyPress, code)
         xtest.fake_input(dpy, X.KeyRelease, code)
         dpy.sync()
-        time.sleep(0.1)
+        deadline = time.monotonic() + 10
+        while thief.keys_received() < 2:
+            assert time.monotonic() < deadline, f"the sentinel logged {thief.events()}"
+            time.sleep(0.01)
         assert [e["type"] for e in thief.events()] == ["press", "release"]
     finally:
         dpy.close()
