@@ -59,14 +59,14 @@ def test_a_screen_without_the_board_has_no_cursor():
         Vision(PROFILE, 1).cursor(frame_of("game_over_1x"))
 
 
-def test_every_level_fixture_is_found_by_locate_inside_a_desktop():
-    rng = np.random.default_rng(7)
-    for scale in (2, 3):
-        window = frame_of(f"play_{scale}x_a")
-        desktop = rng.integers(0, 256, (1000, 1300, 3), dtype=np.uint8)
-        desktop[20 : 20 + window.shape[0], 30 : 30 + window.shape[1]] = window
-        placement = locate(PROFILE, desktop)
-        assert (placement.scale, placement.left, placement.top) == (scale, 30, 20)
+@pytest.mark.parametrize("scale", [2, 3])  # one test each: side by side, seconds each
+def test_every_level_fixture_is_found_by_locate_inside_a_desktop(scale):
+    rng = np.random.default_rng(7 + scale)
+    window = frame_of(f"play_{scale}x_a")
+    desktop = rng.integers(0, 256, (1000, 1300, 3), dtype=np.uint8)
+    desktop[20 : 20 + window.shape[0], 30 : 30 + window.shape[1]] = window
+    placement = locate(PROFILE, desktop)
+    assert (placement.scale, placement.left, placement.top) == (scale, 30, 20)
 
 
 @pytest.mark.parametrize("name", [n for n in sorted(EXPECTED) if EXPECTED[n]["scale"] == 1])
