@@ -23,7 +23,7 @@ done
 .venv/bin/ruff format --check . >/dev/null || { .venv/bin/ruff format --diff . | head -40; exit 1; }
 if [ "$quick" = 1 ]; then
     # tests/programs.py: in the quick suite the watched programs refuse to run
-    LOGO_TEST_QUICK=1 exec .venv/bin/python -m pytest -p no:cacheprovider \
+    LOGO_TEST_QUICK=1 exec .venv/bin/python -m pytest -p no:cacheprovider -n 2 \
         -m "not fuse and not xserver and not ffmpeg" "${args[@]}"
 fi
 exec .venv/bin/python -m pytest -p no:cacheprovider -n "${LOGO_TEST_WORKERS:-6}" "${args[@]}"
