@@ -8,6 +8,7 @@ the practice calibration profile (LOGO-GAME.md section 2).
 
 from __future__ import annotations
 
+import math
 import subprocess
 import time
 from collections.abc import Callable
@@ -16,13 +17,15 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from bot.fuse.session import FRAME_S, Session, SessionOptions
+from bot.frames import FRAME_S
+from bot.fuse.session import Session, SessionOptions
 from bot.profile import load_profile
 from bot.x11.keys import KeyTiming
 from game.font import load_font
 from game.layout import Layout, Text, load_layout
 from game.leveldata import load_game_levels
 from solvers.board import Board, Cell
+from tests.bot.emulated_frames import wait_emulated_frames
 
 PROFILE = load_profile("practice")
 LAYOUT: Layout = load_layout()
@@ -142,8 +145,11 @@ class Game:
         return self.wait_for(self.vision.level_shown, frames, "a level on screen")
 
     def settle(self, frames: float = 4) -> np.ndarray:
-        """The screen after ``frames`` more emulated frames (for 'nothing changes' checks)."""
-        time.sleep(self.wall(frames))
+        """The screen after at least ``frames`` more emulated frames, as Fuse's window
+        shows them passing (for 'nothing changes' checks: a wall-clock sleep proves
+        nothing when a busy machine runs Fuse behind its speed)."""
+        session = self.session
+        wait_emulated_frames(session.xserver.display, session.fuse.window_id, math.ceil(frames))
         return self.frame()
 
     # -- keys -----------------------------------------------------------------------------
