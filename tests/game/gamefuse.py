@@ -81,9 +81,9 @@ class Game:
         self.scale = session.options.scale
         self.speed = session.options.speed
         # These tests press keys to see what the game does with them, not to test the
-        # bot's timing: a press held 3 frames (40 ms at least) and as long up is seen
+        # bot's timing: a press held 4 frames (60 ms at least) and as long up is seen
         # by the game even when a busy machine runs Fuse in fits and starts.
-        held_ms = max(40.0, 1000 * self.wall(3))
+        held_ms = max(60.0, 1000 * self.wall(4))
         session.use_timing(KeyTiming(held_ms, held_ms, rollover=False))
 
     @classmethod
