@@ -35,7 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.walkthrough import game_seconds
 from bot.commands.common import level_range
 from bot.errors import BotError
-from bot.fuse.session import FRAME_S, Session, SessionOptions
+from bot.frames import FRAME_S
+from bot.fuse.session import Session, SessionOptions
 from bot.play.env import LogoEnv
 from bot.play.progress import Progress, clock
 from bot.play.unattended import RunReport, Walkthrough

@@ -27,7 +27,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.commands.common import level_range
-from bot.fuse.session import FRAME_S, Session, SessionOptions
+from bot.frames import FPS
+from bot.fuse.session import Session, SessionOptions
 from bot.play.env import LogoEnv
 from bot.play.progress import Progress, clock
 from bot.play.unattended import RunReport, Walkthrough
@@ -35,8 +36,6 @@ from bot.profile import Profile, load_profile
 from game.layout import load_layout
 from solvers.board import Cell
 from solvers.cursor import keys_for
-
-FPS = 1 / FRAME_S
 
 
 @dataclass

@@ -16,10 +16,10 @@ from typing import Any
 import tomli_w
 
 from bot.errors import ProfileError, UsageError
+from bot.frames import FRAME_MS
 from calibration import profile_names, profile_path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-FRAME_MS = 19.96  # one emulated frame at 100 % speed (50.08 frames per second)
 RGB = tuple[int, int, int]
 Point = tuple[int, int]
 

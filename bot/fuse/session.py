@@ -11,9 +11,10 @@ from pathlib import Path
 import numpy as np
 
 from bot.errors import EmulatorError, InputError
+from bot.frames import FRAME_S
 from bot.fuse.attached import AttachedFuse
 from bot.fuse.emulator import OPENSE_ROM, Fuse, FuseConfig
-from bot.profile import FRAME_MS, Profile
+from bot.profile import Profile
 from bot.see.vision import Vision
 from bot.x11.cover import CoverWatch
 from bot.x11.display import XServer, open_display, xvfb_program
@@ -23,7 +24,6 @@ from bot.x11.keys import KeyDriver, KeyTiming, XTestKeys
 from bot.x11.window import build_of, window_pid
 
 OPENSE_PAPER = (192, 192, 192)  # BASIC's white paper: the ROM is ready for typing
-FRAME_S = FRAME_MS / 1000  # one emulated frame at 100 % (50.08 frames per second)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,8 @@ from dataclasses import asdict, dataclass, field
 from itertools import pairwise
 from typing import Any, Protocol
 
-from bot.profile import FRAME_MS, Keys
+from bot.frames import FRAME_MS
+from bot.profile import Keys
 from bot.x11.keys import KeyTiming
 from solvers.board import Cell
 

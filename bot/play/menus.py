@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.errors import MenuFailed, ProfileError, Unreadable
+from bot.frames import FPS
 
 
 @dataclass(frozen=True)
@@ -136,7 +137,7 @@ class MenuDriver:
             elif step.check:
                 self._check(step)
             else:
-                self.sleep(step.wait * 50.08 * self.frame_s)
+                self.sleep(step.wait * FPS * self.frame_s)
 
     def _group(self, step: Step) -> None:
         for attempt in range(step.retries + 1):

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from bot.errors import Unreadable
+from bot.frames import FPS
 from bot.profile import Profile
 
 FLASH_FRAMES = 16  # the ULA swaps FLASH cells every 16 frames
-FULL_SPEED_FPS = 1_000_000 / 19968  # Fuse's 48K frame: 19968 us, 50.08 frames per second
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class SpeedReading:
     @property
     def frame_s(self) -> float:
         """Wall seconds per emulated frame at this speed."""
-        return 100 / (self.percent * FULL_SPEED_FPS)
+        return 100 / (self.percent * FPS)
 
 
 def board_area(profile: Profile, scale: int) -> tuple[slice, slice]:
@@ -76,7 +76,7 @@ def measure_speed(
     gaps = [b - a for a, b in itertools.pairwise(times)]
     period = statistics.median(gaps)
     return SpeedReading(
-        percent=round(100 * FLASH_FRAMES / (period * FULL_SPEED_FPS), 1),
+        percent=round(100 * FLASH_FRAMES / (period * FPS), 1),
         swaps=len(times),
         seconds=round(times[-1] - times[0], 3),
     )

@@ -21,6 +21,7 @@ from bot.errors import (
     MenuFailed,
     Unreadable,
 )
+from bot.frames import FPS
 from bot.fuse.session import Session
 from bot.play.codes import code_table, entry_for
 from bot.play.env import EnvWrapper, LogoEnv, Observation
@@ -148,7 +149,7 @@ class Walkthrough:
                 hint=f"give the code with --set codes.{level}=WORD (or the code of an "
                 f"earlier level), or attach with --levels 1-{self.last}",
             )
-        self.session.wait_frames(self.profile.start.loaded_wait * 50.08)
+        self.session.wait_frames(self.profile.start.loaded_wait * FPS)
         self.env.note("enter", level=start, code=code, name=self.name)
         log.info("entering the game at level %d%s", start, f" with code {code}" if code else "")
         self.run_menu(steps)

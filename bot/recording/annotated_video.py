@@ -21,6 +21,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from bot.errors import BotError
+from bot.frames import FPS
 from bot.play.env import Observation
 from bot.recording.recorder import readings
 from bot.recording.run_state import RunState
@@ -193,7 +194,7 @@ def draw(pixels: np.ndarray, entry: Stored, state: RunState, frame: int) -> np.n
         box(remaining[0], NEXT, 2, 0)
     if "cursor" in marks:
         box(tuple(marks["cursor"]), CURSOR, 2, 3)
-    seconds = frame / 50.08
+    seconds = frame / FPS
     text = (
         f"level {entry.level if entry.level is not None else '-'}  "
         f"{int(seconds // 60)}:{seconds % 60:05.2f}  frame {frame}"

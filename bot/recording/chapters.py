@@ -19,10 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.recording.video import EMULATED_RATE
+from bot.frames import FPS, FRAME_MS
 
 log = logging.getLogger(__name__)
-FRAME_MS = 1000 / float(EMULATED_RATE)  # 19.968 ms
 RECOVERY_EVENTS = ("failure", "crash", "restart", "level_gone", "target_unsolvable")
 
 
@@ -43,11 +42,11 @@ class Chapter:
 
     @property
     def start_s(self) -> float:
-        return self.start / float(EMULATED_RATE)
+        return self.start / FPS
 
     @property
     def end_s(self) -> float:
-        return self.end / float(EMULATED_RATE)
+        return self.end / FPS
 
 
 class Timeline:

@@ -19,8 +19,6 @@ import numpy as np
 
 from bot.errors import MovieError, installed
 
-FRAME_RATE = 1_000_000 / 19968  # 50.08 emulated frames per second (FMF frame time 19968 us)
-
 
 @dataclass(frozen=True)
 class MovieInfo:

@@ -16,10 +16,10 @@ from pathlib import Path
 import numpy as np
 
 from bot.errors import EmulatorError, Unreadable
+from bot.frames import FPS
 from bot.fuse.emulator import OPENSE_ROM, Fuse, FuseConfig
 from bot.recording.movie import read_frames
 from bot.recording.rzx import frame_count
-from bot.recording.video import EMULATED_RATE
 from bot.see.vision import Vision
 from bot.x11.display import XServer
 from bot.x11.grab import open_grabber
@@ -56,7 +56,7 @@ def play(
 ) -> Playback:
     """Play ``rzx`` in a new Fuse on ``xserver`` until the end; Fuse is stopped after."""
     frames = frame_count(rzx)
-    expected = frames / (float(EMULATED_RATE) * speed / 100)
+    expected = frames / (FPS * speed / 100)
     config = FuseConfig(
         rom=rom if rom and Path(rom).is_file() else OPENSE_ROM,
         scale=scale,

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.errors import BotError
+from bot.frames import FPS
 from bot.fuse.session import Session, SessionOptions
 from bot.play.env import LogoEnv, Observation
 from bot.profile import Profile
@@ -30,11 +31,9 @@ from bot.recording.recorder import Recorder
 from bot.recording.run_state import LevelStart, RecordOptions, RunState
 from bot.recording.screen_capture import ScreenCapture, grab_opener
 from bot.recording.summary import build_summary
-from bot.recording.video import EMULATED_RATE
 from bot.see.vision import Vision
 
 log = logging.getLogger(__name__)
-FPS = float(EMULATED_RATE)
 
 
 class Terminated(KeyboardInterrupt):

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.frames import FPS
 from bot.recording.chapters import Timeline, level_frames
 from bot.recording.events import read_events
 from bot.recording.folder import RunFolder
-from bot.recording.video import EMULATED_RATE
 
 REPLAY = "replay.mp4"  # what 'logo-bot replay RUN --headless' writes
 PICTURE_EVENTS = ("correction", "unreadable", "failure", "level_gone", "target_unsolvable")
@@ -112,7 +112,7 @@ def load(folder: RunFolder) -> RunData:
         number = entry["level"]
         place = places.get(number)
         frame = timeline.at(place[0], place[1]) if place and video else None
-        start_s = None if frame is None else frame / float(EMULATED_RATE)
+        start_s = None if frame is None else frame / FPS
         if start_s is None and video and entry.get("video_start_s") is not None:
             start_s = entry["video_start_s"]  # an attached run: its captured video
         level_dir = folder.level_dir(number).relative_to(folder.path)

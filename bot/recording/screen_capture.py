@@ -4,7 +4,7 @@
 ``step`` emulated frames at the speed it is told (``retime`` once the speed has been
 measured), and keeps only the frames that changed, with the wall time they were
 grabbed (zlib-compressed in a temporary file), so that it costs little while the bot
-plays. ``render`` writes the MP4 afterwards at ``EMULATED_RATE / step`` frames per
+plays. ``render`` writes the MP4 afterwards at ``FRAME_RATE / step`` frames per
 second: frame i shows the picture grabbed last before ``i / rate`` emulated seconds,
 which at the measured speed is a wall time, so one video second is one emulated
 second.
@@ -25,7 +25,8 @@ from typing import Any
 import numpy as np
 
 from bot.errors import BotError
-from bot.recording.video import EMULATED_RATE, write_video
+from bot.frames import FPS, FRAME_RATE
+from bot.recording.video import write_video
 from bot.x11.grab import open_grabber
 
 log = logging.getLogger(__name__)
@@ -81,11 +82,11 @@ class ScreenCapture:
     @property
     def rate(self) -> Fraction:
         """Video frames per (emulated) second."""
-        return EMULATED_RATE / self.step
+        return FRAME_RATE / self.step
 
     def interval_for(self, speed_percent: float) -> float:
         """Wall seconds between grabs: ``step`` emulated frames at that speed."""
-        return self.step / (float(EMULATED_RATE) * speed_percent / 100)
+        return self.step / (FPS * speed_percent / 100)
 
     def retime(self, speed_percent: float) -> None:
         """The speed has been measured: grab every ``step`` frames at it from now on."""

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.errors import RzxError
+from bot.frames import FPS
 from bot.fuse.session import SessionOptions
 from bot.profile import show_config
 from bot.recording import manifest
@@ -18,9 +19,6 @@ from bot.recording.events import jsonable
 from bot.recording.run_state import RunState
 from bot.recording.rzx import frame_count
 from bot.recording.scan import LevelSpan
-from bot.recording.video import EMULATED_RATE
-
-FPS = float(EMULATED_RATE)
 
 
 def iso(t: float) -> str:

@@ -19,8 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from bot.errors import VideoError, installed
-
-EMULATED_RATE = Fraction(1_000_000, 19968)  # Fuse's frame time: 50.08 frames per second
+from bot.frames import FRAME_RATE
 
 
 class VideoWriter:
@@ -135,7 +134,7 @@ class OpenCvWriter(VideoWriter):
 
 
 def open_video(
-    path: Path, size: tuple[int, int], rate: Fraction = EMULATED_RATE, zoom: int = 1
+    path: Path, size: tuple[int, int], rate: Fraction = FRAME_RATE, zoom: int = 1
 ) -> VideoWriter:
     """An MP4 writer: ffmpeg when it is on PATH, else OpenCV."""
     if shutil.which("ffmpeg"):
@@ -144,7 +143,7 @@ def open_video(
 
 
 def write_video(
-    path: Path, images: Iterable[np.ndarray], rate: Fraction = EMULATED_RATE
+    path: Path, images: Iterable[np.ndarray], rate: Fraction = FRAME_RATE
 ) -> dict[str, object]:
     """Every image of ``images`` into an MP4 at ``path``, opened at the first one's size;
     what run.json says of it (``path``, ``frames``, ``codec``), or nothing without images."""

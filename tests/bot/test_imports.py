@@ -13,13 +13,14 @@ ROOT = Path(bot.__file__).resolve().parent
 # Each folder (or top-level module) of bot/ and the bot packages it may import.
 ALLOWED = {
     "errors": set(),
-    "profile": {"errors"},
-    "x11": {"errors", "profile"},
-    "see": {"errors", "profile"},
-    "fuse": {"errors", "profile", "x11", "see"},
-    "play": {"errors", "profile", "x11", "see", "fuse"},
-    "recording": {"errors", "profile", "x11", "see", "fuse", "play"},
-    "commands": {"errors", "profile", "x11", "see", "fuse", "play", "recording"},
+    "frames": set(),
+    "profile": {"errors", "frames"},
+    "x11": {"errors", "frames", "profile"},
+    "see": {"errors", "frames", "profile"},
+    "fuse": {"errors", "frames", "profile", "x11", "see"},
+    "play": {"errors", "frames", "profile", "x11", "see", "fuse"},
+    "recording": {"errors", "frames", "profile", "x11", "see", "fuse", "play"},
+    "commands": {"errors", "frames", "profile", "x11", "see", "fuse", "play", "recording"},
     "cli": {"errors", "commands"},
 }
 FORBIDDEN_TOP = {"game", "faults", "tests", "benchmarks", "jsonschema"}

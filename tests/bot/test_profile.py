@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from bot.errors import ProfileError, UsageError
+from bot.frames import FRAME_MS
 from bot.profile import load_profile, show_config
 from calibration import profile_names
 
@@ -104,7 +105,8 @@ def test_a_probed_timing_is_kept_as_a_profile_that_needs_no_probe(tmp_path):
     saved.write_text(text)
     kept = load_profile(str(saved))
     assert kept.timing.probe is False and kept.timing.rollover is True
-    assert kept.timing.for_speed(200) == (round(4.5 * 9.98, 1), round(3.5 * 9.98, 1))
+    frame_ms = FRAME_MS / 2  # at 200 %
+    assert kept.timing.for_speed(200) == (round(4.5 * frame_ms, 1), round(3.5 * frame_ms, 1))
     assert kept.timing.for_speed(100) == profile.timing.for_speed(100)  # not scaled
     assert (kept.timing.repeat_delay_frames, kept.timing.repeat_every_frames) == (12.0, 6.0)
     assert kept.keys == profile.keys and kept.start == profile.start

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.frames import FRAME_MS
 from bot.fuse.session import Session, SessionOptions
 from bot.play.env import LogoEnv
 from bot.play.unattended import Walkthrough
@@ -51,8 +52,8 @@ def test_levels_1_to_5_with_the_probed_timing(xserver, built):
     # wrong in play (a busy machine)
     raised = report.run_corrections["timing_raised"]
     assert raised <= 4
-    assert played_with.hold_ms == pytest.approx(found["hold_ms"] + raised * 19.96 / 2)
-    assert played_with.gap_ms == pytest.approx(found["gap_ms"] + raised * 19.96 / 2)
+    assert played_with.hold_ms == pytest.approx(found["hold_ms"] + raised * FRAME_MS / 2)
+    assert played_with.gap_ms == pytest.approx(found["gap_ms"] + raised * FRAME_MS / 2)
     if reading.mode == "polled":
         assert found["repeats"] is False, found
     else:

@@ -1,6 +1,7 @@
 import pytest
 
 from bot.errors import BotError, MenuFailed
+from bot.frames import FPS
 from bot.play.menus import MenuDriver, Step, expand_steps, flat_keys
 from bot.profile import load_profile
 from tests.bot.fake_menu import FakeMenu
@@ -79,7 +80,7 @@ def test_waits_are_in_emulated_time():
     waits = []
     game = FakeMenu()
     MenuDriver(game, frame_s=0.01, sleep=waits.append).run([Step(wait=2.0)])
-    assert waits == [pytest.approx(2.0 * 50.08 * 0.01)]
+    assert waits == [pytest.approx(2.0 * FPS * 0.01)]
 
 
 class ShortPressesLost(FakeMenu):

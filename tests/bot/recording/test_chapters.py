@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.frames import FRAME_MS
 from bot.recording.chapters import (
-    FRAME_MS,
     Chapter,
     Piece,
     Timeline,

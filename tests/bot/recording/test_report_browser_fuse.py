@@ -7,14 +7,13 @@ import json
 
 import pytest
 
+from bot.frames import FPS  # Fuse's frame rate, which the video keeps
 from bot.recording.chapters import read_chapters
 from bot.recording.folder import list_runs
 from tests.bot.bot_process import bot_process
 from tests.bot.recording.chromium import Chromium, find_chromium
 
 pytestmark = pytest.mark.fuse
-
-FPS = 1_000_000 / 19968  # Fuse's frame rate, which the video keeps
 
 # Waits for the video's metadata, then clicks the last level in the list beside the
 # video and waits until the video has seeked there.

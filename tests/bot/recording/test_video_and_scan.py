@@ -9,10 +9,11 @@ import shutil
 import numpy as np
 import pytest
 
+from bot.frames import FRAME_RATE
 from bot.profile import load_profile
 from bot.recording.playback import finished_dialog
 from bot.recording.scan import LevelScanner
-from bot.recording.video import EMULATED_RATE, FfmpegWriter, OpenCvWriter, open_video, probe
+from bot.recording.video import FfmpegWriter, OpenCvWriter, open_video, probe
 from bot.see.vision import Vision
 from solvers.board import Board
 from tests.bot.fake_frames import draw
@@ -38,7 +39,7 @@ def test_ffmpeg_writes_browser_playable_h264_with_every_frame(tmp_path):
     assert info["codec_name"] == "h264" and info["pix_fmt"] == "yuv420p"
     assert (info["width"], info["height"]) == (640, 480)
     assert info["frames"] == 37
-    assert info["r_frame_rate"] == f"{EMULATED_RATE.numerator}/{EMULATED_RATE.denominator}"
+    assert info["r_frame_rate"] == f"{FRAME_RATE.numerator}/{FRAME_RATE.denominator}"
     data = path.read_bytes()
     assert data.index(b"moov") < data.index(b"mdat"), "+faststart puts the index first"
 
