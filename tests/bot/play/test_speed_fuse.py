@@ -3,6 +3,8 @@ agrees with the speed Fuse was started at."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.fuse.session import Session, SessionOptions
@@ -10,6 +12,7 @@ from bot.play.env import LogoEnv
 from bot.play.speed import board_area, measure_speed
 from bot.play.unattended import Walkthrough
 from bot.profile import load_profile
+from bot.x11.display import open_display
 
 pytestmark = pytest.mark.fuse
 
@@ -24,5 +27,24 @@ def test_the_measured_speed_is_fuses(xserver, speed, scale):
         walk.enter(1)
         walk.player.wait_level()
         reading = measure_speed(session.frame, board_area(PROFILE, scale))
-    print(f"Fuse at {speed} %: measured {reading.percent} % from {reading.swaps} FLASH swaps")
-    assert reading.percent == pytest.approx(speed, rel=0.05)
+        own = fuses_own_speed(xserver.display, session.fuse.window_id)
+    print(
+        f"Fuse at {speed} %: measured {reading.percent} % from {reading.swaps} FLASH swaps; "
+        f"Fuse's title says {own} %"
+    )
+    # Fuse says in its title how fast it ran the last emulated second: on a busy machine
+    # that is less than --speed, and the reading must follow Fuse, not the option
+    assert reading.percent == pytest.approx(own, rel=0.05)
+    assert own == pytest.approx(speed, rel=0.15), "Fuse ran far from its speed"
+
+
+def fuses_own_speed(display: str, window_id: int) -> float:
+    """The speed in fuse-sdl's title ("Fuse - 190%"), set once per emulated second."""
+    dpy = open_display(display)
+    try:
+        title = dpy.create_resource_object("window", window_id).get_wm_name()
+    finally:
+        dpy.close()
+    match = re.search(r"(\d+)%", title or "")
+    assert match, f"no speed in Fuse's title {title!r}"
+    return float(match.group(1))
