@@ -63,13 +63,18 @@ def pytest_xdist_make_scheduler(config, log):
     return SharedFixtureScheduling(config, log)
 
 
+def _offset() -> int:
+    """Where this worker's program log ends now."""
+    return _log.size() if _log is not None else 0
+
+
 def _programs_since(offset: int) -> list[tuple[int, str]]:
     return _log.since(offset) if _log is not None else []
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_fixture_setup(fixturedef, request):
-    offset = _log.size() if _log is not None else 0
+    offset = _offset()
     yield
     runs = _programs_since(offset)
     if runs:
@@ -78,14 +83,14 @@ def pytest_fixture_setup(fixturedef, request):
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_setup(item):
-    offset = _log.size() if _log is not None else 0
+    offset = _offset()
     yield
     _setup_programs[item.nodeid] = {name for _, name in _programs_since(offset)}
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_call(item):
-    offset = _log.size() if _log is not None else 0
+    offset = _offset()
     outcome = yield
     if _log is None:
         return
@@ -101,7 +106,7 @@ def pytest_runtest_call(item):
 @pytest.fixture(scope="module", autouse=True)
 def nothing_left_running():
     """Every program this module's tests started has ended by the module's end."""
-    offset = _log.size() if _log is not None else 0
+    offset = _offset()
     yield
     runs = [(pid, n) for pid, n in _programs_since(offset) if pid not in SESSION_PIDS]
     deadline = time.monotonic() + 5

@@ -39,7 +39,7 @@ MARKS = {
     "xserver": "needs an X server (a private Xvfb) but runs no Fuse",
     "ffmpeg": "runs ffmpeg, ffprobe, ffplay or fmfconv (no X server, no Fuse)",
 }
-QUICK_EXPRESSION = "not fuse and not xserver and not ffmpeg"
+QUICK_EXPRESSION = "not fuse and not xserver and not ffmpeg"  # scripts/test.sh --quick
 
 SHIM = """#!/bin/sh
 case "$1" in
@@ -107,10 +107,10 @@ def verdict(marks: set[str], programs: set[str], uses_xserver: bool = False) -> 
     ran = {WATCHED[p] for p in programs if p in WATCHED}
     if uses_xserver:
         ran.add("xserver")
-    for mark in sorted(needed_marks(programs) - marks):
-        if "fuse" not in marks:
-            names = ", ".join(sorted(programs))
-            return f"it runs {names} but is not marked: add @pytest.mark.{mark}"
+    missing = needed_marks(programs) - marks
+    if missing and "fuse" not in marks:  # a fuse mark covers Xvfb and ffmpeg too
+        names = ", ".join(sorted(programs))
+        return f"it runs {names} but is not marked: add @pytest.mark.{min(missing)}"
     for mark in sorted(marks & set(MARKS)):
         if mark not in ran:
             return f"marked {mark}, but it runs no {mark} program: take the mark off"

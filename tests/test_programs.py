@@ -5,8 +5,16 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
-from tests.programs import ProgramLog, alive, needed_marks, verdict, write_shims
+from tests.programs import (
+    QUICK_EXPRESSION,
+    ProgramLog,
+    alive,
+    needed_marks,
+    verdict,
+    write_shims,
+)
 
 
 def test_verdicts():
@@ -85,3 +93,8 @@ def test_asking_a_version_is_not_running_the_program(tmp_path):
     log, env = shimmed(tmp_path, quick=False)
     subprocess.run(["fuse-sdl", "--version"], env=env, capture_output=True, check=True)
     assert log.since(0) == []
+
+
+def test_the_quick_suite_selects_by_these_marks():
+    script = (Path(__file__).resolve().parents[1] / "scripts" / "test.sh").read_text()
+    assert f'-m "{QUICK_EXPRESSION}"' in script
