@@ -23,7 +23,7 @@ from bot.recording.report_data import REPLAY
 from bot.recording.report_page import write_report
 from bot.recording.rzx import cut, frame_count, truncate
 from bot.see.vision import Vision
-from bot.x11.display import XServer
+from bot.x11.display import XServer, runs_headless
 from solvers.board import Board
 
 LEAD_IN = 50  # frames shown before a level appears (one emulated second)
@@ -89,9 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     setup_logging(args.verbose)
     folder = find_run(args.run, args.video_dir or default_root())
     run = folder.read()
-    headless = args.headless
-    if headless is None:
-        headless = args.display is None and not os.environ.get("DISPLAY")
+    headless = runs_headless(args.headless, args.display)
     speed = args.speed or (1000 if headless else 100)
     if not 10 <= speed <= 20000:
         raise UsageError(f"--speed {speed}: choose 10..20000 percent")

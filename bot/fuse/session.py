@@ -17,7 +17,7 @@ from bot.fuse.emulator import OPENSE_ROM, Fuse, FuseConfig
 from bot.profile import Profile
 from bot.see.vision import Vision
 from bot.x11.cover import CoverWatch
-from bot.x11.display import XServer, open_display, xvfb_program
+from bot.x11.display import XServer, open_display, runs_headless, xvfb_program
 from bot.x11.focus import FocusPolicy
 from bot.x11.grab import Grabber, open_grabber
 from bot.x11.keys import KeyDriver, KeyTiming, XTestKeys
@@ -132,7 +132,7 @@ class Session:
         log_dir = options.log_dir
         xserver = (
             XServer.start(log_path=log_dir / "xvfb.log" if log_dir else None)
-            if headless_for(options)
+            if runs_headless(options.headless, options.display)
             else XServer.existing(options.display)
         )
         policy = FocusPolicy(take_back=options.take_focus, wait=True, grace_s=options.focus_grace_s)
@@ -430,14 +430,6 @@ def _is_opense(rom: Path) -> bool:
     return Path(rom).resolve() == OPENSE_ROM.resolve() or "opense" in Path(rom).name.lower()
 
 
-def headless_for(options: SessionOptions) -> bool:
-    """Whether the session runs on a private Xvfb: ``--headless``, or no display given
-    and none in ``$DISPLAY``."""
-    if options.headless is not None:
-        return options.headless
-    return options.display is None and not _env_display()
-
-
 def preflight(profile: Profile, options: SessionOptions) -> None:
     """What ``Session.open`` would fail on, checked before a run folder exists: the input
     files (``InputError``), the Fuse build (``EmulatorError``), and the display
@@ -445,13 +437,7 @@ def preflight(profile: Profile, options: SessionOptions) -> None:
     config = fuse_config(profile, options)
     config.check_files()
     config.program()
-    if headless_for(options):
+    if runs_headless(options.headless, options.display):
         xvfb_program()
     else:
         XServer.existing(options.display)
-
-
-def _env_display() -> str | None:
-    import os
-
-    return os.environ.get("DISPLAY") or None

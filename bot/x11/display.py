@@ -27,6 +27,15 @@ def wayland_session() -> bool:
     )
 
 
+def runs_headless(asked: bool | None, display: str | None) -> bool:
+    """The one rule for where Fuse runs: on a private Xvfb when ``asked`` (``--headless``)
+    says so, or when it says nothing and there is no display (no ``--display``, no
+    ``$DISPLAY``); else on that display."""
+    if asked is not None:
+        return asked
+    return display is None and not os.environ.get("DISPLAY")
+
+
 def _ensure_xauthority() -> None:
     """python-xlib refuses to connect when ~/.Xauthority is missing (a fresh machine, CI);
     point it at a file of our own whose one entry matches no display, which means "no

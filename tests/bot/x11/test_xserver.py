@@ -3,7 +3,7 @@ import os
 import pytest
 
 from bot.errors import DisplayError
-from bot.x11.display import XServer, open_display, wayland_session
+from bot.x11.display import XServer, open_display, runs_headless, wayland_session
 
 
 @pytest.mark.xserver
@@ -53,3 +53,24 @@ def test_displays_open_without_any_xauthority_file(xserver, monkeypatch, tmp_pat
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.delenv("XAUTHORITY", raising=False)
     open_display(xserver.display).close()
+
+
+@pytest.mark.parametrize(
+    ("asked", "display", "env", "headless"),
+    [
+        (True, None, ":5", True),  # --headless wins over $DISPLAY
+        (True, ":7", None, True),
+        (False, None, None, False),  # --display given: never headless
+        (None, None, ":5", False),  # $DISPLAY set: that display
+        (None, ":7", None, False),
+        (None, None, None, True),  # nothing at all: a private Xvfb
+        (None, None, "", True),  # an empty DISPLAY is none
+    ],
+)
+def test_the_one_headless_rule(monkeypatch, asked, display, env, headless):
+    """Playing (the session) and replaying use this one rule."""
+    if env is None:
+        monkeypatch.delenv("DISPLAY", raising=False)
+    else:
+        monkeypatch.setenv("DISPLAY", env)
+    assert runs_headless(asked, display) is headless
