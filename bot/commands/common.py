@@ -305,14 +305,30 @@ def profile_from(args: argparse.Namespace) -> Profile | None:
     return profile
 
 
-def session_options(args: argparse.Namespace, **extra: object) -> SessionOptions:
-    if args.speed < 10 or args.speed > 5000:
-        raise UsageError(f"--speed {args.speed}: choose 10..5000 percent")
+# --speed in percent: one range for every command that starts Fuse, to play or to replay.
+# Fuse sets no upper limit ("if your machine isn't fast enough to keep up with the
+# requested speed, Fuse will just run as fast as it can", fuse(1)), so the limit is what
+# it keeps up with: asked for 5000 it ran at 4808 %, asked for 20000 at only 15385 %,
+# CPU-bound (../shared/FUSE-FACTS.md, section 3). Above that, every wait the bot works out
+# from the speed asked (frame time, key timing) would be too short. A replay needs no
+# more: its time in Fuse is small beside encoding the video. 10 is the slowest either had.
+MIN_SPEED, MAX_SPEED = 10, 5000
+
+
+def checked_speed(speed: int) -> int:
+    """``speed`` (``--speed``) when it is in the one range, else ``UsageError``."""
+    if not MIN_SPEED <= speed <= MAX_SPEED:
+        raise UsageError(f"--speed {speed}: choose {MIN_SPEED}..{MAX_SPEED} percent")
+    return speed
+
+
+def session_options(args: argparse.Namespace) -> SessionOptions:
+    """The session the game options ask for (``--speed`` checked)."""
     return SessionOptions(
         headless=True if args.headless else (False if args.display else None),
         display=args.display,
         scale=args.scale,
-        speed=args.speed,
+        speed=checked_speed(args.speed),
         snapshot=args.snapshot,
         tape=args.tape,
         rom=args.rom,
@@ -320,7 +336,6 @@ def session_options(args: argparse.Namespace, **extra: object) -> SessionOptions
         take_focus=args.take_focus,
         focus_grace_s=max(0.0, getattr(args, "focus_grace", 1.0)),
         fuse_build=getattr(args, "fuse_build", "sdl"),
-        **extra,  # type: ignore[arg-type]
     )
 
 

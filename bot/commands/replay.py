@@ -9,7 +9,12 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from bot.commands.common import add_output_options, add_runs_option, setup_logging
+from bot.commands.common import (
+    add_output_options,
+    add_runs_option,
+    checked_speed,
+    setup_logging,
+)
 from bot.errors import BotError, InputError, UsageError, exit_codes_help
 from bot.fuse.session import Segment
 from bot.profile import load_profile
@@ -90,9 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     folder = find_run(args.run, args.video_dir or default_root())
     run = folder.read()
     headless = runs_headless(args.headless, args.display)
-    speed = args.speed or (1000 if headless else 100)
-    if not 10 <= speed <= 20000:
-        raise UsageError(f"--speed {speed}: choose 10..20000 percent")
+    speed = checked_speed(args.speed or (1000 if headless else 100))
     want_video = args.video is not None or headless
     if (run.get("fuse") or {}).get("attached"):
         return replay_video(folder, run, args, headless)

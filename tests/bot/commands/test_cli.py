@@ -146,3 +146,17 @@ def test_calibrate_writes_an_annotated_picture(tmp_path, capsys):
 def test_probing_the_keys_needs_a_live_game_not_a_screenshot(tmp_path, capsys):
     assert main(["calibrate", "--probe-keys", "--screenshot", str(tmp_path / "x.png")]) == 2
     assert "needs a live game" in error_of(capsys.readouterr().err, "calibrate")
+
+
+@pytest.mark.parametrize("speed", ["9", "5001", "20000"])
+@pytest.mark.parametrize("command", ["walkthrough", "level 3", "show --launch", "replay RUN"])
+def test_every_command_that_starts_fuse_has_the_one_speed_range(tmp_path, capsys, command, speed):
+    """Playing and replaying refuse the same speeds, with the same words (20000 was a
+    replay's limit before the range was made one)."""
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "run.json").write_text("{}")
+    argv = command.replace("RUN", str(run)).split()
+    assert main([*argv, "--speed", speed, "--headless"]) == 2
+    error = error_of(capsys.readouterr().err, argv[0])
+    assert error == f"--speed {speed}: choose 10..5000 percent"
