@@ -106,9 +106,9 @@ def probe(args: argparse.Namespace, profile: Profile) -> int:
     if args.launch:
         session = Session.open(profile, options)
     else:
-        from bot.commands.walkthrough import own_fuse
+        from bot.commands.fuse_window import attach_window
 
-        session = Session.attach(profile, options, own_fuse(options, args.window))
+        session = Session.attach(profile, options, attach_window(options.display, args.window))
     with session:
         walk = Walkthrough(session, LogoEnv(session), profile, args.level, args.level, args.name)
         if args.launch:

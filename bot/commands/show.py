@@ -71,7 +71,7 @@ def source_frame(args: argparse.Namespace, profile: Profile) -> np.ndarray:
         return load_png(args.screenshot)
     if args.launch:
         return launched_frame(args, profile)
-    return live_frame(args)
+    return live_frame(args.display, args.window)
 
 
 def load_png(path: Path) -> np.ndarray:
@@ -162,24 +162,15 @@ def text(info: dict[str, object]) -> str:
     return "\n".join(lines)
 
 
-def live_frame(args: argparse.Namespace) -> np.ndarray:
+def live_frame(display: str | None, window: str | None) -> np.ndarray:
     """The picture of the Fuse window on the display: the one named with ``--window``, or
-    the only fuse-sdl or fuse-gtk window (the search ``walkthrough`` and ``level`` use)."""
-    import os
-
-    from bot.x11.display import open_display
+    the only fuse-sdl or fuse-gtk window (the window ``--attach`` plays in)."""
+    from bot.commands.fuse_window import find_fuse_window
     from bot.x11.grab import open_grabber
-    from bot.x11.window import choose_window
 
-    display = args.display or os.environ.get("DISPLAY")
-    if not display:
-        raise DisplayError("no display to look at", hint="use --screenshot PNG or --launch")
-    dpy = open_display(display)
-    try:
-        window_id = choose_window(dpy, getattr(args, "window", None)).id
-    finally:
-        dpy.close()
-    with open_grabber(display, window_id) as grabber:
+    no_display = DisplayError("no display to look at", hint="use --screenshot PNG or --launch")
+    fuse = find_fuse_window(display, window, no_display)
+    with open_grabber(fuse.display, fuse.id) as grabber:
         return grabber.grab()
 
 

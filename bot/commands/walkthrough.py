@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import sys
 from pathlib import Path
 
@@ -24,8 +23,9 @@ from bot.commands.common import (
     session_options,
     setup_logging,
 )
-from bot.errors import DisplayError, Exit, UsageError, exit_codes_help
-from bot.fuse.session import Session, SessionOptions, preflight
+from bot.commands.fuse_window import attach_window
+from bot.errors import Exit, UsageError, exit_codes_help
+from bot.fuse.session import Session, preflight
 from bot.play.codes import code_table, level_of_code
 from bot.play.env import EnvWrapper, LogoEnv
 from bot.play.progress import Progress, clock
@@ -33,8 +33,6 @@ from bot.play.unattended import RunReport, Walkthrough
 from bot.profile import Profile
 from bot.x11.abort import abort_displays, check_abort_key
 from bot.x11.abort import guard as abort_guard
-from bot.x11.display import open_display
-from bot.x11.window import choose_window
 
 
 def parser(prog: str = "logo-bot walkthrough") -> argparse.ArgumentParser:
@@ -120,7 +118,7 @@ def run(args: argparse.Namespace, first: int | None = None, last: int | None = N
     check_attach(args)
     # bad input, a display that will not open and no Fuse to attach to leave no run folder
     if args.attach:
-        window_id = own_fuse(options, args.window)
+        window_id = attach_window(options.display, args.window)
     else:
         preflight(profile, options)
     recording = recording_from(args, profile, args.mode, args.command)
@@ -168,19 +166,6 @@ def run(args: argparse.Namespace, first: int | None = None, last: int | None = N
         if recording is not None:
             progress.stream.write("writing the recording (video, run.json)...\n")
     return Exit.OK if report.status == "complete" else Exit.FAILED
-
-
-def own_fuse(options: SessionOptions, name: str | None) -> int:
-    """The window of the person's Fuse (``--attach``): the one named with ``--window``, or
-    the only fuse-sdl or fuse-gtk window on the display."""
-    display = options.display or os.environ.get("DISPLAY")
-    if not display:
-        raise DisplayError("--attach needs the display your Fuse is on", hint="give --display :N")
-    dpy = open_display(display)
-    try:
-        return choose_window(dpy, name).id
-    finally:
-        dpy.close()
 
 
 def game_keys(profile: Profile) -> set[str]:
