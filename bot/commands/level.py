@@ -14,6 +14,8 @@ from bot.commands.common import (
     add_profile_options,
     add_recording_options,
     add_safety_options,
+    profile_from,
+    setup_logging,
 )
 from bot.errors import exit_codes_help
 
@@ -42,7 +44,10 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parser().parse_args(argv)
-    args.mode, args.command = "level", ["logo-bot", "level", *argv]
-    args.from_code = None
-    args.levels = None
-    return walkthrough.run(args, args.number, args.number)
+    setup_logging(args.verbose)
+    profile = profile_from(args)
+    if profile is None:
+        return 0  # --show-config printed it
+    levels = walkthrough.Levels(args.number, args.number)
+    command = ["logo-bot", "level", *argv]
+    return walkthrough.run(walkthrough.run_options(args, profile, levels, "level", command))

@@ -1,13 +1,19 @@
-"""``logo-bot walkthrough``: play a range of levels unattended."""
+"""``logo-bot walkthrough``: play a range of levels unattended.
+
+``main`` turns the command line into one frozen ``RunOptions`` (``levels_asked`` and
+``run_options`` check it), and ``run`` plays from that alone; ``level`` does the same.
+"""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from bot.commands.common import (
+    Attach,
     add_attach_options,
     add_game_options,
     add_output_options,
@@ -15,22 +21,23 @@ from bot.commands.common import (
     add_profile_options,
     add_recording_options,
     add_safety_options,
-    check_attach,
+    attach_from,
     level_range,
     profile_from,
-    recording_from,
+    record_options,
     save_probed_profile,
     session_options,
     setup_logging,
 )
 from bot.commands.fuse_window import attach_window
 from bot.errors import Exit, UsageError, exit_codes_help
-from bot.fuse.session import Session, preflight
+from bot.fuse.session import Session, SessionOptions, preflight
 from bot.play.codes import code_table, level_of_code
 from bot.play.env import EnvWrapper, LogoEnv
 from bot.play.progress import Progress, clock
 from bot.play.unattended import RunReport, Walkthrough
 from bot.profile import Profile
+from bot.recording.recording import Recording, RecordOptions
 from bot.x11.abort import abort_displays, check_abort_key
 from bot.x11.abort import guard as abort_guard
 
@@ -93,48 +100,101 @@ def summary(report: RunReport) -> str:
     return "\n".join(lines)
 
 
-def run(args: argparse.Namespace, first: int | None = None, last: int | None = None) -> int:
-    setup_logging(args.verbose)
-    profile = profile_from(args)
-    if profile is None:
-        return 0
-    count = int(profile.game.get("level_count", 100))
-    if first is None:
-        if args.from_code:
-            first, last = level_of_code(args.from_code, code_table(profile)), count
-            if args.levels:
-                last = level_range(args.levels, count)[1]
-        else:
-            first, last = level_range(args.levels or f"1-{count}", count)
-    assert last is not None
-    if not 1 <= first <= last <= count:
-        raise UsageError(f"level {first}: this game's levels run from 1 to {count}")
+@dataclass(frozen=True)
+class Levels:
+    """The levels to play, ``first`` to ``last``."""
+
+    first: int
+    last: int
+    from_screen: bool = False  # attached with no range asked: from the level the screen shows
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """Everything a ``walkthrough`` or ``level`` run needs, parsed and checked once."""
+
+    mode: str  # "walkthrough" or "level": in the run folder's name and in run.json
+    command: tuple[str, ...]  # the command line, for run.json
+    profile: Profile
+    levels: Levels
+    session: SessionOptions
+    attach: Attach | None  # None: the bot starts its own Fuse
+    record: RecordOptions | None  # None: --no-record
+    player: str | None  # the name typed at the start (None: the profile's)
+    max_attempts: int
+    abort_key: str | None  # an X key name; None: no abort key
+    probe: bool  # measure the key timing on the first level
+    save_profile: Path | None  # and keep it in this profile
+
+
+def levels_asked(args: argparse.Namespace, profile: Profile) -> Levels:
+    """``--levels`` and ``--from-code`` (default: every level of the game)."""
+    count = level_count(profile)
+    if args.from_code:
+        first, last = level_of_code(args.from_code, code_table(profile)), count
+        if args.levels:
+            last = level_range(args.levels, count)[1]
+    else:
+        first, last = level_range(args.levels or f"1-{count}", count)
+    return Levels(first, last, from_screen=args.attach and not (args.levels or args.from_code))
+
+
+def run_options(
+    args: argparse.Namespace, profile: Profile, levels: Levels, mode: str, command: list[str]
+) -> RunOptions:
+    """The options of ``walkthrough`` and ``level`` checked, in the order a user meets
+    the errors: the levels, --max-attempts, --abort-key, the game options, the level
+    file, --attach, the recording options."""
+    count = level_count(profile)
+    if not 1 <= levels.first <= levels.last <= count:
+        raise UsageError(f"level {levels.first}: this game's levels run from 1 to {count}")
     if args.max_attempts < 1:
         raise UsageError(f"--max-attempts {args.max_attempts}: give 1 or more")
     abort_key = check_abort_key(args.abort_key or profile.abort_key, game_keys(profile))
-    progress = Progress(last - first + 1)
-    options = session_options(args)
+    session = session_options(args)
     code_table(profile)  # a bad level file is bad input: said before any game starts
-    check_attach(args)
+    attach = attach_from(args)
+    record = record_options(args)
+    return RunOptions(
+        mode=mode,
+        command=tuple(command),
+        profile=profile,
+        levels=levels,
+        session=session,
+        attach=attach,
+        record=record,
+        player=args.name,
+        max_attempts=args.max_attempts,
+        abort_key=abort_key,
+        probe=args.probe_keys or profile.timing.probe or bool(args.save_profile),
+        save_profile=args.save_profile,
+    )
+
+
+def run(options: RunOptions) -> int:
+    """Play ``options.levels``: the whole run, from Fuse's start to the recording's end."""
+    profile, levels = options.profile, options.levels
+    progress = Progress(levels.last - levels.first + 1)
+    setup = options.session  # the recording adds its files to it
     # bad input, a display that will not open and no Fuse to attach to leave no run folder
-    if args.attach:
-        window_id = attach_window(options.display, args.window)
+    if options.attach is not None:
+        window_id = attach_window(setup.display, options.attach.window)
     else:
-        preflight(profile, options)
-    recording = recording_from(args, profile, args.mode, args.command)
+        preflight(profile, setup)
+    recording = start_recording(options) if options.record is not None else None
     with contextlib.ExitStack() as stack:
         if recording is not None:
-            recording.requested = (first, last)
+            recording.requested = (levels.first, levels.last)
             folder = recording.folder.path
             stack.callback(lambda: progress.stream.write(_recorded(folder)))
             stack.enter_context(recording)
-            options = recording.fuse_files(options)
-        if args.attach:
-            session = stack.enter_context(Session.attach(profile, options, window_id))
+            setup = recording.fuse_files(setup)
+        if options.attach is not None:
+            session = stack.enter_context(Session.attach(profile, setup, window_id))
         else:
-            session = stack.enter_context(Session.open(profile, options))
+            session = stack.enter_context(Session.open(profile, setup))
         displays = abort_displays(session.xserver.display, session.xserver.process is not None)
-        stack.enter_context(abort_guard(displays, abort_key, lambda: session.keys))
+        stack.enter_context(abort_guard(displays, options.abort_key, lambda: session.keys))
         env: LogoEnv | EnvWrapper = LogoEnv(session)
         if recording is not None:
             recording.attach(session)
@@ -143,29 +203,44 @@ def run(args: argparse.Namespace, first: int | None = None, last: int | None = N
             session,
             env,
             profile,
-            first,
-            last,
-            args.name,
+            levels.first,
+            levels.last,
+            options.player,
             progress,
-            max_attempts=args.max_attempts,
+            max_attempts=options.max_attempts,
             evidence_dir=recording.folder.failures if recording is not None else None,
-            probe=args.probe_keys or profile.timing.probe or bool(args.save_profile),
+            probe=options.probe,
         )
-        walk.first_from_screen = (
-            args.attach and args.mode == "walkthrough" and not (args.levels or args.from_code)
-        )
+        walk.first_from_screen = levels.from_screen
         try:
             report = walk.run()
         finally:
             if recording is not None:
                 recording.report = walk.report
         progress.finish(summary(report))
-        if args.save_profile and walk.probe is not None:
+        if options.save_profile and walk.probe is not None:
             result = walk.probe.result()
-            print(save_probed_profile(args.save_profile, profile, result, session.options.speed))
+            speed = session.options.speed
+            print(save_probed_profile(options.save_profile, profile, result, speed))
         if recording is not None:
             progress.stream.write("writing the recording (video, run.json)...\n")
     return Exit.OK if report.status == "complete" else Exit.FAILED
+
+
+def start_recording(options: RunOptions) -> Recording:
+    """The run's folder, made now (``options.record`` says where and what it keeps)."""
+    assert options.record is not None
+    try:
+        return Recording.start(options.record, options.mode, list(options.command), options.profile)
+    except OSError as exc:
+        raise UsageError(
+            f"cannot create a run folder in {options.record.root}: {exc.strerror}",
+            hint="choose another place with --video-dir DIR, or use --no-record",
+        ) from None
+
+
+def level_count(profile: Profile) -> int:
+    return int(profile.game.get("level_count", 100))
 
 
 def game_keys(profile: Profile) -> set[str]:
@@ -176,8 +251,13 @@ def game_keys(profile: Profile) -> set[str]:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parser().parse_args(argv)
-    args.mode, args.command = "walkthrough", ["logo-bot", "walkthrough", *argv]
-    return run(args)
+    setup_logging(args.verbose)
+    profile = profile_from(args)
+    if profile is None:
+        return 0  # --show-config printed it
+    levels = levels_asked(args, profile)
+    command = ["logo-bot", "walkthrough", *argv]
+    return run(run_options(args, profile, levels, "walkthrough", command))
 
 
 def _recorded(folder: Path) -> str:
