@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from bot.commands.common import (
@@ -16,8 +17,9 @@ from bot.commands.common import (
     session_options,
     setup_logging,
 )
-from bot.commands.show import add_source_options, describe, source_frame, text
+from bot.commands.show import Source, add_source_options, describe, source_frame, source_from, text
 from bot.errors import UsageError, exit_codes_help
+from bot.fuse.session import SessionOptions
 from bot.profile import Profile
 from bot.see.annotate import save_annotated
 from bot.see.locate import window_of
@@ -56,15 +58,59 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+@dataclass(frozen=True)
+class Check:
+    """Check the profile on a screen and draw what it read into ``out``."""
+
+    profile: Profile
+    source: Source
+    out: Path
+
+
+@dataclass(frozen=True)
+class KeyProbe:
+    """``--probe-keys``: measure the key timing on a level of a live game."""
+
+    profile: Profile
+    session: SessionOptions
+    launch: bool  # a game this command starts (--launch), else the person's Fuse
+    level: int  # with launch: the level to reach
+    window: str | None  # else: the Fuse window to play in (--window)
+    player: str | None  # the name typed at the start (None: the profile's)
+    save_profile: Path | None  # keep the timing in this profile
+
+
+def options_from(args: argparse.Namespace, profile: Profile) -> Check | KeyProbe:
+    """What the command line asks for, checked."""
+    if not (args.probe_keys or args.save_profile):
+        out = args.out or Path(f"calibrate-{profile.name}.png")
+        return Check(profile, source_from(args), out)
+    if args.screenshot:
+        raise UsageError(
+            "--probe-keys presses keys: it needs a live game, not a screenshot",
+            hint="leave out --screenshot (your Fuse window is used), or add --launch",
+        )
+    session = session_options(args)
+    return KeyProbe(
+        profile, session, args.launch, args.level, args.window, args.name, args.save_profile
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(sys.argv[1:] if argv is None else argv)
     setup_logging(args.verbose)
     profile = profile_from(args)
     if profile is None:
-        return 0
-    if args.probe_keys or args.save_profile:
-        return probe(args, profile)
-    image = source_frame(args, profile)
+        return 0  # --show-config printed it
+    options = options_from(args, profile)
+    return probe(options) if isinstance(options, KeyProbe) else check(options)
+
+
+def check(options: Check) -> int:
+    """Read the screen through the profile and write the annotated picture: 0 when every
+    cell was read, else 1."""
+    profile = options.profile
+    image = source_frame(options.source, profile)
     frame, placement = window_of(profile, image)
     vision = Vision.for_frame(profile, frame)
     info = describe(profile, frame)
@@ -74,14 +120,13 @@ def main(argv: list[str] | None = None) -> int:
         else f"found the game at {placement.scale}x, window origin ({placement.left}, "
         f"{placement.top}) in a {image.shape[1]}x{image.shape[0]} image"
     )
-    out = args.out or Path(f"calibrate-{profile.name}.png")
-    save_annotated(out, frame, vision, [where])
+    save_annotated(options.out, frame, vision, [where])
     print(where)
     print(text(info))
     problems = [k for k in info if k.endswith("_error")] + (
         ["unsolvable"] if "unsolvable" in info else []
     )
-    print(f"annotated picture: {out}")
+    print(f"annotated picture: {options.out}")
     print(
         "profile OK: every cell read"
         if not problems
@@ -90,37 +135,33 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if not problems else 1
 
 
-def probe(args: argparse.Namespace, profile: Profile) -> int:
+def probe(options: KeyProbe) -> int:
     """``--probe-keys``: measure the key timing on a level and print (and keep) it."""
+    from bot.commands.fuse_window import attach_window
     from bot.fuse.session import Session
     from bot.play.env import LogoEnv
     from bot.play.probe_io import probe_keys
     from bot.play.unattended import Walkthrough
 
-    if args.screenshot:
-        raise UsageError(
-            "--probe-keys presses keys: it needs a live game, not a screenshot",
-            hint="leave out --screenshot (your Fuse window is used), or add --launch",
-        )
-    options = session_options(args)
-    if args.launch:
-        session = Session.open(profile, options)
+    profile, level = options.profile, options.level
+    if options.launch:
+        session = Session.open(profile, options.session)
     else:
-        from bot.commands.fuse_window import attach_window
-
-        session = Session.attach(profile, options, attach_window(options.display, args.window))
+        window_id = attach_window(options.session.display, options.window)
+        session = Session.attach(profile, options.session, window_id)
     with session:
-        walk = Walkthrough(session, LogoEnv(session), profile, args.level, args.level, args.name)
-        if args.launch:
-            walk.reach(args.level)
+        walk = Walkthrough(session, LogoEnv(session), profile, level, level, options.player)
+        if options.launch:
+            walk.reach(level)
         else:
             walk.player.wait_level()
         if session.attached:
             walk.measure_speed()
         _, result = probe_keys(session, walk.player, budget_s=60.0)
-        print(f"key timing probed on level {args.level if args.launch else 'shown'}:")
+        print(f"key timing probed on level {level if options.launch else 'shown'}:")
         for line in result.lines():
             print(f"  {line}")
-        if args.save_profile:
-            print(save_probed_profile(args.save_profile, profile, result, session.options.speed))
+        if options.save_profile:
+            speed = session.options.speed
+            print(save_probed_profile(options.save_profile, profile, result, speed))
     return 0 if result.usable else 1

@@ -1,4 +1,8 @@
-"""``logo-bot replay RUN``: play a recorded run (or one level of it) back in Fuse, exactly."""
+"""``logo-bot replay RUN``: play a recorded run (or one level of it) back in Fuse, exactly.
+
+One piece over 300 lines: the three ways to replay (a whole run, one level, an attached
+run's video) share one ``ReplayOptions``, the display, and the checks of what was played.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ import argparse
 import os
 import sys
 import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -89,40 +94,67 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(sys.argv[1:] if argv is None else argv)
-    setup_logging(args.verbose)
+@dataclass(frozen=True)
+class ReplayOptions:
+    """What ``replay`` needs, parsed and checked once."""
+
+    folder: RunFolder  # the run to replay
+    level: int | None  # replay this level alone
+    headless: bool
+    display: str | None
+    speed: int
+    scale: int
+    video: str | None  # --video: None when not given, "" for the default file, else the file
+    want_video: bool  # write a video: asked for, or headless
+
+
+def options_from(args: argparse.Namespace) -> ReplayOptions:
+    """The run asked for and how to play it, checked."""
     folder = find_run(args.run, args.video_dir or default_root())
-    run = folder.read()
     headless = runs_headless(args.headless, args.display)
     speed = checked_speed(args.speed or (1000 if headless else 100))
     want_video = args.video is not None or headless
+    return ReplayOptions(
+        folder, args.level, headless, args.display, speed, args.scale, args.video, want_video
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(sys.argv[1:] if argv is None else argv)
+    setup_logging(args.verbose)
+    options = options_from(args)
+    run = options.folder.read()
     if (run.get("fuse") or {}).get("attached"):
-        return replay_video(folder, run, args, headless)
-    if args.level is not None:
-        return replay_level(folder, run, args, headless, speed, want_video)
-    return replay_run(folder, run, args, headless, speed, want_video)
+        return replay_video(run, options)
+    if options.level is not None:
+        return replay_level(run, options)
+    return replay_run(run, options)
 
 
-def replay_video(folder: RunFolder, run: dict[str, Any], args, headless: bool) -> int:
+def replay_video(run: dict[str, Any], options: ReplayOptions) -> int:
     """An attached run: its video, or a level of it, played or cut."""
+    folder, headless = options.folder, options.headless
     print(f"logo-bot replay: {folder.name}: {video_replay.EXACT}", file=sys.stderr, flush=True)
     video = folder.path / "video.mp4"
     if not video.is_file():
         raise InputError(f"{folder.name} has no video.mp4 to play", hint="it ran with --no-video")
     start, end = 0.0, None
-    out = _video_path(args.video, folder.path / "replay.mp4") if args.video is not None else None
-    if args.level is not None:
-        start, end = video_replay.level_stretch(run, args.level)
-        level_dir = folder.level_dir(args.level)
+    out = (
+        _video_path(options.video, folder.path / "replay.mp4")
+        if options.video is not None
+        else None
+    )
+    if options.level is not None:
+        start, end = video_replay.level_stretch(run, options.level)
+        level_dir = folder.level_dir(options.level)
         level_dir.mkdir(parents=True, exist_ok=True)
         if out is not None or headless:
-            out = _video_path(args.video or "", level_dir / "replay.mp4")
+            out = _video_path(options.video or "", level_dir / "replay.mp4")
     if out is not None:
         video_replay.cut(video, out, start, end)
         print(f"video: {out}")
     if not headless:
-        display = args.display or os.environ["DISPLAY"]
+        display = options.display or os.environ["DISPLAY"]
         video_replay.show(video, display, start, end)
     elif out is None:
         print(f"video: {video}")
@@ -146,13 +178,12 @@ def _board(rows: list[str] | None) -> Board | None:
     return Board.from_rows(rows) if rows else None
 
 
-def _server(args: argparse.Namespace, headless: bool) -> XServer:
-    return XServer.start() if headless else XServer.existing(args.display)
+def _server(options: ReplayOptions) -> XServer:
+    return XServer.start() if options.headless else XServer.existing(options.display)
 
 
-def replay_run(
-    folder: RunFolder, run: dict[str, Any], args, headless: bool, speed: int, want_video: bool
-) -> int:
+def replay_run(run: dict[str, Any], options: ReplayOptions) -> int:
+    folder, speed = options.folder, options.speed
     segments = [s for s in run.get("segments", []) if s.get("rzx")]
     if not segments:
         raise UsageError(
@@ -161,7 +192,7 @@ def replay_run(
         )
     played: list[Segment] = []
     identical = True
-    with _server(args, headless) as server:
+    with _server(options) as server:
         for seg in segments:
             source = folder.path / seg["rzx"]
             if not source.is_file():
@@ -171,11 +202,11 @@ def replay_run(
             truncate(source, frame_count(source), rzx, pad=1)  # see truncate: the last frame
             movie = folder.path / f"replay-{number}.fmf"
             print(f"playing {source.name} ({frame_count(source)} frames) at {speed} %", flush=True)
-            playback = play(rzx, server, speed, args.scale, _rom(run), movie)
+            playback = play(rzx, server, speed, options.scale, _rom(run), movie)
             rzx.unlink(missing_ok=True)
             played.append(Segment(number, 0.0, 0.0, speed, source, playback.movie))
             identical &= _same_pictures(folder, number, movie, 0, 0, _vision(run))
-    video = _video_path(args.video, folder.path / REPLAY) if want_video else None
+    video = _video_path(options.video, folder.path / REPLAY) if options.want_video else None
     encoded = encode(played, _vision(run), video)
     for seg in played:
         if seg.movie:
@@ -194,10 +225,9 @@ def replay_run(
     return max(_verdict("the run's end", want, seen), 0 if identical else 1)
 
 
-def replay_level(
-    folder: RunFolder, run: dict[str, Any], args, headless: bool, speed: int, want_video: bool
-) -> int:
-    number = args.level
+def replay_level(run: dict[str, Any], options: ReplayOptions) -> int:
+    folder, speed = options.folder, options.speed
+    number = options.level
     entry = next((e for e in run.get("levels", []) if e["level"] == number), None)
     if entry is None:
         played = ", ".join(str(e["level"]) for e in run.get("levels", [])) or "none"
@@ -216,9 +246,9 @@ def replay_level(
     cut(source, first, last, rzx, pad=1)
     print(f"level {number}: frames {first}..{last} of {source.name}, at {speed} %", flush=True)
     movie = level_dir / "replay.fmf"
-    with _server(args, headless) as server:
-        playback = play(rzx, server, speed, args.scale, _rom(run), movie)
-    video = _video_path(args.video, level_dir / "replay.mp4") if want_video else None
+    with _server(options) as server:
+        playback = play(rzx, server, speed, options.scale, _rom(run), movie)
+    video = _video_path(options.video, level_dir / "replay.mp4") if options.want_video else None
     encoded = encode([Segment(1, 0.0, 0.0, speed, rzx, playback.movie)], _vision(run), video)
     identical = _same_pictures(folder, segment, movie, first, 1, _vision(run))
     movie.unlink(missing_ok=True)

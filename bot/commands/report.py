@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 
 from bot.commands.common import add_output_options, add_runs_option, setup_logging
 from bot.errors import UsageError, exit_codes_help
-from bot.recording.folder import default_root, find_run
+from bot.recording.folder import RunFolder, default_root, find_run
 from bot.recording.report_page import write_compare, write_report
 
 
@@ -46,9 +47,16 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(sys.argv[1:] if argv is None else argv)
-    setup_logging(args.verbose)
+@dataclass(frozen=True)
+class ReportOptions:
+    """What ``report`` needs, parsed and checked once."""
+
+    runs: tuple[RunFolder, ...]  # one run, or two to compare
+    out: Path | None  # the page's file (default: in the (first) run's folder)
+
+
+def options_from(args: argparse.Namespace) -> ReportOptions:
+    """The run or runs asked for, found, and --out checked."""
     root = args.video_dir or default_root()
     if args.compare and args.run:
         raise UsageError("give either RUN or --compare RUN1 RUN2, not both")
@@ -58,12 +66,21 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError(f"--out {out}: give a file name ending in .html")
         if not out.parent.is_dir():
             raise UsageError(f"--out {out}: the folder {out.parent} does not exist")
-    if args.compare:
-        first, second = (find_run(spec, root) for spec in args.compare)
-        if first.path.resolve() == second.path.resolve():
-            raise UsageError("--compare: give two different runs")
-        path = write_compare(first, second, out)
+    if not args.compare:
+        return ReportOptions((find_run(args.run or "last", root),), out)
+    first, second = (find_run(spec, root) for spec in args.compare)
+    if first.path.resolve() == second.path.resolve():
+        raise UsageError("--compare: give two different runs")
+    return ReportOptions((first, second), out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(sys.argv[1:] if argv is None else argv)
+    setup_logging(args.verbose)
+    options = options_from(args)
+    if len(options.runs) == 2:
+        path = write_compare(*options.runs, options.out)
     else:
-        path = write_report(find_run(args.run or "last", root), out)
+        path = write_report(options.runs[0], options.out)
     print(f"report: {path.resolve().as_uri()}")
     return 0

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import webbrowser
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
@@ -67,14 +68,34 @@ def row(name: str, run: dict, report: Path | None = None) -> dict[str, object]:
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(sys.argv[1:] if argv is None else argv)
-    setup_logging(args.verbose)
+@dataclass(frozen=True)
+class RunsOptions:
+    """What ``runs`` needs, parsed and checked once."""
+
+    root: Path  # where the run folders are
+    json: bool  # one JSON object per run instead of the table
+    open: bool  # open the newest run's report instead
+
+
+def options_from(args: argparse.Namespace) -> RunsOptions:
     root = args.video_dir or default_root()
     if args.video_dir and not root.is_dir():
         raise UsageError(f"--video-dir {root}: no such folder")
+    return RunsOptions(root, args.json, args.open)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(sys.argv[1:] if argv is None else argv)
+    setup_logging(args.verbose)
+    return show_runs(options_from(args))
+
+
+def show_runs(options: RunsOptions) -> int:
+    """The table (or JSON lines) of the runs under ``options.root``, or the newest one's
+    report opened."""
+    root = options.root
     runs = list_runs(root)
-    if args.open:
+    if options.open:
         return open_report(runs, root)
     rows = []
     for folder in runs:
@@ -82,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(row(folder.name, json.loads(folder.run_json.read_text()), _report(folder)))
         except (OSError, ValueError, KeyError, TypeError) as exc:
             rows.append({"folder": folder.name, "status": f"unreadable run.json ({exc})"})
-    if args.json:
+    if options.json:
         for r in rows:
             print(json.dumps(r))
         return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +24,7 @@ from bot.errors import (
     Unreadable,
     exit_codes_help,
 )
+from bot.fuse.session import SessionOptions
 from bot.profile import Profile
 from bot.see.locate import window_of
 from bot.see.screens import ScreenReader
@@ -65,13 +67,49 @@ def add_source_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--level", type=int, default=1, help="with --launch: the level to reach")
 
 
-def source_frame(args: argparse.Namespace, profile: Profile) -> np.ndarray:
-    """The picture the options name (see ``add_source_options``)."""
+@dataclass(frozen=True)
+class Screenshot:
+    """``--screenshot PNG``: a picture on disk."""
+
+    path: Path
+
+
+@dataclass(frozen=True)
+class Launch:
+    """``--launch``: a game this command starts and plays up to ``level``."""
+
+    session: SessionOptions
+    level: int
+    player: str | None  # the name typed at the start (None: the profile's)
+
+
+@dataclass(frozen=True)
+class LiveWindow:
+    """The Fuse window on the display: the one named with ``--window``, else the only one."""
+
+    display: str | None
+    window: str | None
+
+
+Source = Screenshot | Launch | LiveWindow
+
+
+def source_from(args: argparse.Namespace) -> Source:
+    """Where the screen comes from (see ``add_source_options``)."""
     if args.screenshot:
-        return load_png(args.screenshot)
+        return Screenshot(args.screenshot)
     if args.launch:
-        return launched_frame(args, profile)
-    return live_frame(args.display, args.window)
+        return Launch(session_options(args), args.level, args.name)
+    return LiveWindow(args.display, args.window)
+
+
+def source_frame(source: Source, profile: Profile) -> np.ndarray:
+    """The picture ``source`` names."""
+    if isinstance(source, Screenshot):
+        return load_png(source.path)
+    if isinstance(source, Launch):
+        return launched_frame(source, profile)
+    return live_frame(source)
 
 
 def load_png(path: Path) -> np.ndarray:
@@ -162,26 +200,35 @@ def text(info: dict[str, object]) -> str:
     return "\n".join(lines)
 
 
-def live_frame(display: str | None, window: str | None) -> np.ndarray:
-    """The picture of the Fuse window on the display: the one named with ``--window``, or
-    the only fuse-sdl or fuse-gtk window (the window ``--attach`` plays in)."""
+def live_frame(source: LiveWindow) -> np.ndarray:
+    """The picture of the Fuse window on the display (the window ``--attach`` plays in)."""
     from bot.commands.fuse_window import find_fuse_window
     from bot.x11.grab import open_grabber
 
     no_display = DisplayError("no display to look at", hint="use --screenshot PNG or --launch")
-    fuse = find_fuse_window(display, window, no_display)
+    fuse = find_fuse_window(source.display, source.window, no_display)
     with open_grabber(fuse.display, fuse.id) as grabber:
         return grabber.grab()
 
 
-def launched_frame(args: argparse.Namespace, profile: Profile) -> np.ndarray:
+def launched_frame(source: Launch, profile: Profile) -> np.ndarray:
     from bot.fuse.session import Session
     from bot.play.env import LogoEnv
     from bot.play.unattended import Walkthrough
 
-    with Session.open(profile, session_options(args)) as session:
-        walk = Walkthrough(session, LogoEnv(session), profile, args.level, args.level, args.name)
-        return walk.reach(args.level).frame
+    with Session.open(profile, source.session) as session:
+        level = source.level
+        walk = Walkthrough(session, LogoEnv(session), profile, level, level, source.player)
+        return walk.reach(level).frame
+
+
+@dataclass(frozen=True)
+class ShowOptions:
+    """What ``show`` needs, parsed and checked once."""
+
+    profile: Profile
+    source: Source
+    json: bool
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -189,10 +236,16 @@ def main(argv: list[str] | None = None) -> int:
     setup_logging(args.verbose)
     profile = profile_from(args)
     if profile is None:
-        return 0
-    frame, placement = window_of(profile, source_frame(args, profile))
+        return 0  # --show-config printed it
+    return show(ShowOptions(profile, source_from(args), args.json))
+
+
+def show(options: ShowOptions) -> int:
+    """Print what the bot reads on the screen: 0 when it found a plan, else 1."""
+    profile = options.profile
+    frame, placement = window_of(profile, source_frame(options.source, profile))
     info = describe(profile, frame)
     if placement is not None:
         info["found_at"] = {"scale": placement.scale, "left": placement.left, "top": placement.top}
-    print(json.dumps(info, indent=2) if args.json else text(info))
+    print(json.dumps(info, indent=2) if options.json else text(info))
     return 0 if "plan" in info else 1
