@@ -210,9 +210,7 @@ def test_a_release_after_a_theft_reaches_no_other_window(xserver, tmp_path):
 
 
 @pytest.mark.parametrize("on_root", [False, True], ids=["own-window", "root"])
-def test_a_program_grabbing_the_keyboard_gets_no_key_and_the_bot_waits(
-    xserver, tmp_path, on_root
-):
+def test_a_program_grabbing_the_keyboard_gets_no_key_and_the_bot_waits(xserver, tmp_path, on_root):
     """A screen locker or password prompt grabs the keyboard and leaves the X focus on
     Fuse: every key would go to it. The bot sends none, pauses, and goes on after."""
     options = SessionOptions(display=xserver.display, headless=False, speed=200, focus_grace_s=0)
