@@ -21,7 +21,6 @@ client (the server's key must come up; a lone release types nothing).
 from __future__ import annotations
 
 import contextlib
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from Xlib.error import CatchError, XError
 from Xlib.ext import xtest
 
 from bot.errors import DisplayError, FocusLost, ProfileError
+from bot.interrupts import critical
 from bot.x11.cover import CoverWatch
 from bot.x11.display import open_display
 from bot.x11.focus import FocusPolicy
@@ -65,39 +65,6 @@ class KeyTiming:
 
 
 DEFAULT_TIMING = KeyTiming()
-
-
-class _Critical(threading.local):
-    depth = 0
-    pending: KeyboardInterrupt | None = None
-
-
-_critical = _Critical()
-
-
-@contextlib.contextmanager
-def critical() -> Iterator[None]:
-    """A stretch that Ctrl-C must not cut in two (a server grab, a press and its
-    bookkeeping). With ``interrupt_or_defer`` as the SIGINT handler, an interrupt that
-    arrives inside is raised when the outermost stretch ends."""
-    _critical.depth += 1
-    try:
-        yield
-    finally:
-        _critical.depth -= 1
-    if _critical.depth == 0 and _critical.pending is not None:
-        pending, _critical.pending = _critical.pending, None
-        raise pending
-
-
-def interrupt_or_defer(interrupt: KeyboardInterrupt | None = None) -> None:
-    """What a SIGINT handler calls: raise ``interrupt`` (a ``KeyboardInterrupt``) now, or
-    at the end of the critical stretch the main thread is in."""
-    interrupt = interrupt or KeyboardInterrupt()
-    if _critical.depth:
-        _critical.pending = interrupt
-        return
-    raise interrupt
 
 
 class BurstCut(Exception):
