@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import sys
 
+from bot import interrupts
 from bot.errors import BotError, Exit, exit_codes_help
 
 COMMANDS = {
@@ -44,6 +45,7 @@ def usage() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    interrupts.install()  # first: a signal during start-up still finishes the run
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(usage())

@@ -7,6 +7,10 @@ key press or release it receives, and obeys commands on stdin, one a line:
 - ``steal``: take the input focus (answers ``stolen PREVIOUS_ID``)
 - ``return``: give it back to the window that had it, if that still exists, else to
   PointerRoot (answers ``returned``)
+- ``grab`` / ``grab-root``: take an active keyboard grab on its own window / on the
+  root window, leaving the focus where it is, as a screen locker or a password prompt
+  does (answers ``grabbed STATUS``, 0 for success)
+- ``ungrab``: let go of the keyboard (answers ``ungrabbed``)
 - ``count``: answers the number of key events received
 - ``quit``: exit
 
@@ -80,6 +84,17 @@ class SentinelWindow:
             target.set_input_focus(X.RevertToParent, X.CurrentTime, onerror=catch)
         self.dpy.sync()
 
+    def grab(self, root: bool = False) -> int:
+        """An active keyboard grab on this window (or the root); the X status."""
+        window = self.dpy.screen().root if root else self.window
+        status = window.grab_keyboard(False, X.GrabModeAsync, X.GrabModeAsync, X.CurrentTime)
+        self.dpy.sync()
+        return status
+
+    def ungrab(self) -> None:
+        self.dpy.ungrab_keyboard(X.CurrentTime)
+        self.dpy.sync()
+
     def drain(self) -> None:
         while self.dpy.pending_events():
             event = self.dpy.next_event()
@@ -137,6 +152,11 @@ def serve(window: SentinelWindow, steal_every: float, hold: float, seed: int) ->
             elif command == "return":
                 window.give_back()
                 say("returned")
+            elif command in ("grab", "grab-root"):
+                say(f"grabbed {window.grab(root=command == 'grab-root')}")
+            elif command == "ungrab":
+                window.ungrab()
+                say("ungrabbed")
             elif command == "count":
                 say(str(window.received))
             elif command == "quit":

@@ -84,6 +84,16 @@ class FocusThief:
     def give_back(self) -> None:
         self._ask("return")
 
+    def grab_keyboard(self, root: bool = False) -> None:
+        """Take an active keyboard grab (on the sentinel's window, or the root) without
+        taking the focus, as a screen locker does."""
+        reply = self._ask("grab-root" if root else "grab")
+        if reply != "grabbed 0":
+            raise BotError(f"the sentinel could not grab the keyboard: {reply!r}")
+
+    def ungrab_keyboard(self) -> None:
+        self._ask("ungrab")
+
     def steal_later(self, delay_s: float, hold_s: float | None = None) -> threading.Thread:
         """Steal from a thread after ``delay_s`` (mid-burst); give back after ``hold_s``."""
 

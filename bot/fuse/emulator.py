@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot import processes
 from bot.errors import EmulatorError, InputError, installed
 from bot.fuse.spectrum_files import snapshot_problem, tape_problem
 from bot.x11.display import check_display, open_display
@@ -140,7 +141,8 @@ class Fuse:
         binary = config.program()
         config.check_files()
         check_display(display)
-        home = Path(tempfile.mkdtemp(prefix="logo-bot-fuse-home-"))
+        sweep_homes()
+        home = Path(tempfile.mkdtemp(prefix=f"{HOME_PREFIX}{os.getpid()}-"))
         log_path = log_path or home / "fuse.log"
         env = {k: v for k, v in os.environ.items() if not k.startswith("SDL_")}
         env.update(DISPLAY=display, HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"))
@@ -148,18 +150,19 @@ class Fuse:
         env["GDK_BACKEND"] = "x11"  # fuse-gtk: the X display, never Wayland
         env["NO_AT_BRIDGE"] = "1"  # fuse-gtk: no accessibility bus to wait for
         with open(log_path, "wb") as log:
-            process = subprocess.Popen(
+            process = processes.start(
                 config.command(binary),
+                signal.SIGHUP,  # obeyed by both builds (fuse-gtk ignores SIGTERM)
                 env=env,
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 cwd=home,
-                start_new_session=True,
             )
         started = time.monotonic()
-        dpy = open_display(display)
+        dpy = None
         try:
+            dpy = open_display(display)
             while True:
                 window = find_fuse_window(dpy, process.pid)
                 if window is not None:
@@ -171,13 +174,17 @@ class Fuse:
                         hint="check the ROM, snapshot or tape it was given",
                     )
                 if time.monotonic() - started > timeout:
-                    _kill(process)
                     raise EmulatorError(
                         f"Fuse did not show its window within {timeout:.0f} s: {_tail(log_path)}"
                     )
                 time.sleep(0.01)
+        except BaseException:  # an error, or Ctrl-C/SIGTERM during start-up
+            _kill(process)
+            shutil.rmtree(home, ignore_errors=True)
+            raise
         finally:
-            dpy.close()
+            if dpy is not None:
+                dpy.close()
 
     @property
     def pid(self) -> int:
@@ -234,6 +241,32 @@ class Fuse:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+HOME_PREFIX = "logo-bot-fuse-home-"
+
+
+def sweep_homes(folder: Path | None = None) -> list[Path]:
+    """Remove the private Fuse homes that bots no longer running left behind (a bot
+    killed outright cannot remove its own); returns those removed. Each home's name
+    carries the PID of the bot that made it."""
+    removed = []
+    for home in Path(folder or tempfile.gettempdir()).glob(f"{HOME_PREFIX}*-*"):
+        pid = home.name[len(HOME_PREFIX) :].split("-", 1)[0]
+        if pid.isdigit() and not _running(int(pid)) and home.is_dir():
+            shutil.rmtree(home, ignore_errors=True)
+            removed.append(home)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _kill(process: subprocess.Popen[bytes]) -> None:

@@ -8,6 +8,7 @@ RIFF chunks needed to get those frames are read here.
 
 from __future__ import annotations
 
+import signal
 import struct
 import subprocess
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ from typing import BinaryIO
 
 import numpy as np
 
+from bot import processes
 from bot.errors import MovieError, installed
 
 
@@ -39,8 +41,9 @@ def read_frames(path: Path) -> Iterator[np.ndarray]:
         raise MovieError(f"no movie file {path}")
     if Path(path).stat().st_size == 0:
         return
-    process = subprocess.Popen(
+    process = processes.start(
         [fmfconv(), "-f", "raw", str(path)],
+        signal.SIGKILL,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,

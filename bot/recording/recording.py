@@ -21,6 +21,7 @@ from typing import Any
 from bot.errors import BotError
 from bot.frames import FPS
 from bot.fuse.session import Session, SessionOptions
+from bot.interrupts import Terminated, on_signal
 from bot.play.env import LogoEnv, Observation
 from bot.profile import Profile
 from bot.recording.chapters import Timeline, chapters, write_chapters
@@ -34,16 +35,6 @@ from bot.recording.summary import build_summary
 from bot.see.vision import Vision
 
 log = logging.getLogger(__name__)
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, taken like Ctrl-C so that the run folder is finished all the same."""
-
-
-def _raise_terminated(signum: int, frame: object) -> None:
-    from bot.x11.keys import interrupt_or_defer  # never inside a key event (logo-bot issue 6)
-
-    interrupt_or_defer(Terminated("stopped by SIGTERM"))
 
 
 class Recording:
@@ -177,7 +168,7 @@ class Recording:
     # -- the end ----------------------------------------------------------------------------
     def __enter__(self) -> Recording:
         if threading.current_thread() is threading.main_thread():
-            self._sigterm = signal.signal(signal.SIGTERM, _raise_terminated)
+            self._sigterm = signal.signal(signal.SIGTERM, on_signal)
         return self
 
     def __exit__(self, kind: type | None, exc: BaseException | None, tb: object) -> None:
@@ -227,7 +218,7 @@ class Recording:
 
     def _status(self, exc: BaseException | None) -> tuple[str, str | None]:
         if isinstance(exc, Terminated):
-            return "aborted", "stopped by SIGTERM"
+            return "aborted", str(exc)
         if isinstance(exc, KeyboardInterrupt):
             return "aborted", str(exc) or "stopped by Ctrl-C"  # or the abort key
         if exc is not None:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bot import processes
 from bot.errors import VideoError, installed
 from bot.frames import FRAME_RATE
 
@@ -76,7 +77,7 @@ class FfmpegWriter(VideoWriter):
             command += ["-vf", f"scale={width * zoom}:{height * zoom}:flags=neighbor"]
         self._log = self.path.with_suffix(".ffmpeg.log")
         with open(self._log, "wb") as log:
-            self._process = subprocess.Popen(
+            self._process = processes.start(
                 [*command, str(self.path)], stdin=subprocess.PIPE, stderr=log
             )
 

@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from bot import processes
 from bot.errors import InputError, UsageError, VideoError, installed
 
 EXACT = (
@@ -49,7 +50,7 @@ def show(video: Path, display: str, start: float = 0.0, end: float | None = None
     command = [binary, "-autoexit", "-loglevel", "error", "-ss", f"{start:.3f}"]
     if end is not None:
         command += ["-t", f"{end - start:.3f}"]
-    process = subprocess.Popen(
+    process = processes.start(
         [*command, str(video)], env={"DISPLAY": display, "PATH": "/usr/bin:/bin"}
     )
     try:

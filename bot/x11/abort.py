@@ -29,8 +29,9 @@ from Xlib import XK, X
 from Xlib.error import CatchError
 
 from bot.errors import DisplayError, UsageError
+from bot.interrupts import interrupt_or_defer
 from bot.x11.display import open_display
-from bot.x11.keys import KeyDriver, interrupt_or_defer, send_guarded
+from bot.x11.keys import KeyDriver, send_guarded
 
 log = logging.getLogger(__name__)
 

@@ -15,6 +15,7 @@ from Xlib import display as xdisplay
 from Xlib.error import DisplayError as XlibDisplayError
 from Xlib.error import XauthError
 
+from bot import processes
 from bot.errors import DisplayError, installed
 
 XVFB_SCREEN = "1280x1024x24"
@@ -111,7 +112,7 @@ class XServer:
         read_fd, write_fd = os.pipe()
         log = open(log_path, "wb") if log_path else subprocess.DEVNULL  # noqa: SIM115
         try:
-            process = subprocess.Popen(
+            process = processes.start(
                 [
                     xvfb,
                     "-displayfd",
@@ -127,7 +128,6 @@ class XServer:
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=log,
-                start_new_session=True,
             )
         finally:
             os.close(write_fd)

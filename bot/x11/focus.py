@@ -8,6 +8,11 @@ when the focus comes back. Listeners hear ``lost``, ``paused`` and ``regained``.
 A picture covered by another window (raised over Fuse, or a notification) is waited for
 the same way: listeners hear ``covered`` instead of ``lost``, no key is pressed while it
 lasts, and with ``take_back`` Fuse is raised over the other window after ``grace_s``.
+
+Another program holding the keyboard (an active grab: a screen locker, a password
+prompt) gets every key whoever has the focus. Nothing can take it back: listeners hear
+``grabbed``, the bot pauses (or raises ``FocusLost`` when the policy does not wait) and
+goes on when the grab ends.
 """
 
 from __future__ import annotations
@@ -39,6 +44,13 @@ def _covered(target: FocusTarget) -> bool:
     return bool(check()) if check else False
 
 
+def _grabbed(target: FocusTarget) -> bool:
+    """Whether another program holds the keyboard (a target may have
+    ``keyboard_grabbed()``; one without it is never grabbed)."""
+    check = getattr(target, "keyboard_grabbed", None)
+    return bool(check()) if check else False
+
+
 def _raise(target: FocusTarget) -> bool:
     """Ask for Fuse to be raised; whether a request went out (it is rate-limited)."""
     lift = getattr(target, "raise_window", None)
@@ -65,9 +77,10 @@ class FocusPolicy:
         picture is uncovered, with the seconds waited; or raise ``FocusLost`` (the policy
         does not wait) or ``EmulatorError`` (the window is gone)."""
         started = time.monotonic()
-        covered = _covered(target)
-        self.emit("covered" if covered else "lost")
-        reason = "covered" if covered else "focus"
+        grabbed = _grabbed(target)
+        covered = not grabbed and _covered(target)
+        reason = "grab" if grabbed else "covered" if covered else "focus"
+        self.emit({"grab": "grabbed", "covered": "covered", "focus": "lost"}[reason])
         paused = False
         while True:
             if not target.window_exists():
@@ -76,11 +89,12 @@ class FocusPolicy:
                     hint="the run can resume from the last level code",
                 )
             waited = time.monotonic() - started
+            grabbed = _grabbed(target)
             covered = _covered(target)
-            if not covered and target.focused():
+            if not grabbed and not covered and target.focused():
                 self.emit("regained", how="returned", waited_s=waited, paused=paused, reason=reason)
                 return waited
-            if self.take_back and waited >= self.grace_s:
+            if self.take_back and waited >= self.grace_s and not grabbed:
                 # "taken_back" only when the bot did something: a cover that went by
                 # itself between the checks is found "returned" on the next pass
                 acted = _raise(target) if covered else False
@@ -92,7 +106,13 @@ class FocusPolicy:
                         "regained", how="taken_back", waited_s=waited, paused=paused, reason=reason
                     )
                     return waited
-            if not self.wait and (not self.take_back or waited >= self.grace_s):
+            if not self.wait and (grabbed or not self.take_back or waited >= self.grace_s):
+                if grabbed:
+                    raise FocusLost(
+                        "another program holds the keyboard (a screen locker or a password "
+                        "prompt?), so no key was sent",
+                        hint="close or unlock it, then run the bot again",
+                    )
                 if covered:
                     raise FocusLost(
                         "another window covers the Fuse picture, so no key was sent",
@@ -105,5 +125,5 @@ class FocusPolicy:
                 )
             if not paused:
                 paused = True
-                self.emit("paused", covered=covered)
+                self.emit("paused", covered=covered, grabbed=grabbed)
             time.sleep(self.poll_s)

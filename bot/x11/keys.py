@@ -7,12 +7,20 @@ is not sent; the ``FocusPolicy`` then waits, takes the focus back or raises
 ``FocusLost``. A release is always sent (a held key must not stay down), but when
 Fuse has lost the focus it is swallowed by a keyboard grab of the bot's own, so the
 other window sees nothing (Fuse lets go of its keys when it loses the focus).
+
+The focus is not enough: an X client holding an active keyboard grab (a screen locker,
+a password prompt) receives every key event whoever has the focus. So before each press,
+still under the server grab, the bot tries a keyboard grab of its own on the focused
+window: the server answers AlreadyGrabbed while another client holds one (on any window,
+the root included), and the press is not sent. A grab that succeeds is let go at once;
+grabbing the window that already has the focus moves no focus, so Fuse sees no event.
+A key held down when another client's grab begins has its release delivered to that
+client (the server's key must come up; a lone release types nothing).
 """
 
 from __future__ import annotations
 
 import contextlib
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -23,6 +31,7 @@ from Xlib.error import CatchError, XError
 from Xlib.ext import xtest
 
 from bot.errors import DisplayError, FocusLost, ProfileError
+from bot.interrupts import critical
 from bot.x11.cover import CoverWatch
 from bot.x11.display import open_display
 from bot.x11.focus import FocusPolicy
@@ -56,39 +65,6 @@ class KeyTiming:
 
 
 DEFAULT_TIMING = KeyTiming()
-
-
-class _Critical(threading.local):
-    depth = 0
-    pending: KeyboardInterrupt | None = None
-
-
-_critical = _Critical()
-
-
-@contextlib.contextmanager
-def critical() -> Iterator[None]:
-    """A stretch that Ctrl-C must not cut in two (a server grab, a press and its
-    bookkeeping). With ``interrupt_or_defer`` as the SIGINT handler, an interrupt that
-    arrives inside is raised when the outermost stretch ends."""
-    _critical.depth += 1
-    try:
-        yield
-    finally:
-        _critical.depth -= 1
-    if _critical.depth == 0 and _critical.pending is not None:
-        pending, _critical.pending = _critical.pending, None
-        raise pending
-
-
-def interrupt_or_defer(interrupt: KeyboardInterrupt | None = None) -> None:
-    """What a SIGINT handler calls: raise ``interrupt`` (a ``KeyboardInterrupt``) now, or
-    at the end of the critical stretch the main thread is in."""
-    interrupt = interrupt or KeyboardInterrupt()
-    if _critical.depth:
-        _critical.pending = interrupt
-        return
-    raise interrupt
 
 
 class BurstCut(Exception):
@@ -278,6 +254,24 @@ def focus_within(dpy: xdisplay.Display, window_id: int) -> bool:
     return focus is not None and (focus == window_id or is_within(dpy, focus, window_id))
 
 
+def grabbed_by_another(dpy: xdisplay.Display) -> bool:
+    """Another X client holds an active keyboard grab (call with the server grabbed).
+
+    A grab of our own on the focused window (the root when there is none) is refused
+    with AlreadyGrabbed while another client holds one; a grab that succeeds is let go
+    at once, and, being on the window that has the focus, moves no focus."""
+    focus = focus_id(dpy)
+    window = dpy.create_resource_object("window", focus) if focus else dpy.screen().root
+    status = window.grab_keyboard(False, X.GrabModeAsync, X.GrabModeAsync, X.CurrentTime)
+    if status == X.GrabNotViewable and focus:
+        root = dpy.screen().root
+        status = root.grab_keyboard(False, X.GrabModeAsync, X.GrabModeAsync, X.CurrentTime)
+    if status == X.GrabSuccess:
+        dpy.ungrab_keyboard(X.CurrentTime)
+        return False
+    return status in (X.AlreadyGrabbed, X.GrabFrozen)
+
+
 def send_guarded(
     dpy: xdisplay.Display,
     window_id: int,
@@ -288,13 +282,16 @@ def send_guarded(
     """One key event that only ``window_id`` can receive, on connection ``dpy``.
 
     With the server grabbed (no other client runs meanwhile): when ``window_id`` (or a
-    window inside it) has the focus the event is sent (``deliver``, or an XTest event);
-    otherwise a press is not sent (returns False) and a release is sent under a keyboard
-    grab of our own, so the window that has the focus receives nothing (returns True).
+    window inside it) has the focus and no other client grabs the keyboard, the event is
+    sent (``deliver``, or an XTest event); otherwise a press is not sent (returns False)
+    and a release is sent under a keyboard grab of our own where one can be had, so the
+    window that has the focus receives nothing (returns True).
     """
     kind = X.KeyPress if down else X.KeyRelease
     with critical(), _server_grabbed(dpy):
         if focus_within(dpy, window_id):
+            if down and grabbed_by_another(dpy):
+                return False
             if deliver is None:
                 xtest.fake_input(dpy, kind, keycode)
             else:
@@ -362,6 +359,11 @@ class XTestKeys(KeyDriver):
         with critical():
             return focus_within(self._dpy, self.window_id)
 
+    def keyboard_grabbed(self) -> bool:
+        """Another client holds an active keyboard grab now (no key is pressed meanwhile)."""
+        with critical(), _server_grabbed(self._dpy):
+            return grabbed_by_another(self._dpy)
+
     def covered(self) -> bool:
         """Another window is over Fuse's picture now (no key is pressed meanwhile)."""
         if self.cover is None:
@@ -388,7 +390,7 @@ class XTestKeys(KeyDriver):
         """Hold, but stop at once when another window takes the focus: the release is then
         swallowed before X autorepeat could send the held key to that window."""
         while (left := when - time.perf_counter()) > 0:
-            if not self.focused():
+            if not self.focused() or self.keyboard_grabbed():
                 return
             time.sleep(min(left, poll_s))
 

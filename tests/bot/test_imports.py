@@ -11,17 +11,20 @@ import bot
 
 ROOT = Path(bot.__file__).resolve().parent
 # Each folder (or top-level module) of bot/ and the bot packages it may import.
+BASE = {"errors", "frames", "interrupts", "processes"}  # import nothing of the bot
 ALLOWED = {
     "errors": set(),
     "frames": set(),
+    "interrupts": set(),
+    "processes": set(),
     "profile": {"errors", "frames"},
-    "x11": {"errors", "frames", "profile"},
+    "x11": {*BASE, "profile"},
     "see": {"errors", "frames", "profile"},
-    "fuse": {"errors", "frames", "profile", "x11", "see"},
-    "play": {"errors", "frames", "profile", "x11", "see", "fuse"},
-    "recording": {"errors", "frames", "profile", "x11", "see", "fuse", "play"},
-    "commands": {"errors", "frames", "profile", "x11", "see", "fuse", "play", "recording"},
-    "cli": {"errors", "commands"},
+    "fuse": {*BASE, "profile", "x11", "see"},
+    "play": {*BASE, "profile", "x11", "see", "fuse"},
+    "recording": {*BASE, "profile", "x11", "see", "fuse", "play"},
+    "commands": {*BASE, "profile", "x11", "see", "fuse", "play", "recording"},
+    "cli": {"errors", "interrupts", "commands"},
 }
 FORBIDDEN_TOP = {"game", "faults", "tests", "benchmarks", "jsonschema"}
 

@@ -7,8 +7,8 @@ import weakref
 import pytest
 
 from bot.errors import UsageError
+from bot.interrupts import critical, interrupt_or_defer
 from bot.x11.abort import Aborted, check_abort_key, guard
-from bot.x11.keys import critical, interrupt_or_defer
 
 GAME = {"q", "a", "o", "p", "space", "r", "enter"}
 

@@ -142,3 +142,35 @@ def test_a_covered_window_without_waiting_raises_focus_lost_naming_the_cover():
     policy = FocusPolicy(take_back=False, wait=False)
     with pytest.raises(FocusLost, match="covers the Fuse picture"):
         policy.regain(CoveredWindow())
+
+
+class GrabbedWindow(Window):
+    """Fuse keeps the focus, but another program holds the keyboard until ``grabbed`` ends."""
+
+    def __init__(self):
+        super().__init__(focused=True)
+        self.grabbed = True
+
+    def keyboard_grabbed(self):
+        return self.grabbed
+
+
+def test_a_keyboard_grab_is_waited_out_and_never_fought():
+    policy = FocusPolicy(take_back=True, wait=True, grace_s=0.0, poll_s=0.005)
+    events = recorded(policy)
+    window = GrabbedWindow()
+    threading.Timer(0.3, lambda: setattr(window, "grabbed", False)).start()
+    waited = policy.regain(window)
+    assert waited >= 0.1, "returned only when the grab ended"
+    assert window.focus_calls == 0, "the focus is not what is missing: nothing to take back"
+    assert [e for e, _ in events] == ["grabbed", "paused", "regained"]
+    assert events[1][1] == {"covered": False, "grabbed": True}
+    assert events[-1][1]["how"] == "returned" and events[-1][1]["reason"] == "grab"
+
+
+def test_a_keyboard_grab_without_waiting_raises_focus_lost_naming_it_at_once():
+    policy = FocusPolicy(take_back=True, wait=False, grace_s=600.0)
+    started = time.monotonic()
+    with pytest.raises(FocusLost, match="another program holds the keyboard"):
+        policy.regain(GrabbedWindow())
+    assert time.monotonic() - started < 60, "no grace: waiting would not take it back"

@@ -207,3 +207,51 @@ def test_a_release_after_a_theft_reaches_no_other_window(xserver, tmp_path):
         FocusThief(xserver.display, tmp_path / "keys.jsonl") as thief,
     ):
         check_a_release_after_a_theft_reaches_no_other_window(fuse, thief)
+
+
+@pytest.mark.parametrize("on_root", [False, True], ids=["own-window", "root"])
+def test_a_program_grabbing_the_keyboard_gets_no_key_and_the_bot_waits(xserver, tmp_path, on_root):
+    """A screen locker or password prompt grabs the keyboard and leaves the X focus on
+    Fuse: every key would go to it. The bot sends none, pauses, and goes on after."""
+    options = SessionOptions(display=xserver.display, headless=False, speed=200, focus_grace_s=0)
+    with (
+        Session.open(PROFILE, options) as session,
+        FocusThief(xserver.display, tmp_path / "keys.jsonl") as thief,
+    ):
+        events = events_of(session.focus_policy)
+        env = at_name_prompt(session)
+        thief.grab_keyboard(root=on_root)
+        assert session.keys.focused(), "the grab left the X focus on Fuse"
+        threading.Timer(0.6, thief.ungrab_keyboard).start()
+        started = time.monotonic()
+        session.keys.type_text("XYZ")
+        waited = time.monotonic() - started
+        assert thief.keys_received() == 0, thief.events()
+        assert name_typed(env) == "", "the burst was dropped after the pause"
+        session.keys.type_text("XYZ")
+        assert name_typed(env) == "XYZ"
+        assert thief.keys_received() == 0, thief.events()
+    assert [e for e, _ in events] == ["grabbed", "paused", "regained"], events
+    assert events[-1][1]["how"] == "returned" and waited >= 0.5
+
+
+def test_a_grab_in_the_middle_of_a_burst_gets_no_key_press(xserver, tmp_path):
+    """Grabbed while the bot types: no press reaches the grabber (a key held down when the
+    grab began has only its release delivered there), and the typing stops."""
+    options = SessionOptions(display=xserver.display, headless=False, speed=200, focus_grace_s=0)
+    with (
+        Session.open(PROFILE, options) as session,
+        FocusThief(xserver.display, tmp_path / "keys.jsonl") as thief,
+    ):
+        events = events_of(session.focus_policy)
+        env = at_name_prompt(session)
+        grabber = threading.Timer(0.2, thief.grab_keyboard)
+        grabber.start()
+        session.keys.type_text(NAME)  # 10 letters at 25/25 ms: 0.5 s
+        grabber.join()
+        got = thief.events()
+        thief.ungrab_keyboard()
+        typed = name_typed(env)
+    assert [e["type"] for e in got] in ([], ["release"]), got
+    assert "grabbed" in [e for e, _ in events], events
+    assert typed and is_subsequence(typed, NAME) and len(typed) < len(NAME), typed

@@ -1,0 +1,60 @@
+"""Starting programs that end with the bot, however the bot ends.
+
+Every program the bot starts (Xvfb, Fuse, ffmpeg, fmfconv) runs in a session of its own,
+so that a Ctrl-C at the terminal reaches the bot alone and the bot stops them in order.
+On Linux each is also told by the kernel to receive ``death_signal`` when the bot's
+thread that started it ends (``PR_SET_PDEATHSIG``): if the bot is killed outright
+(SIGKILL, a crash), nothing it started is left running. The signal is one each program
+obeys: fuse-gtk ignores SIGTERM, so Fuse gets SIGHUP; Xvfb gets SIGTERM, which removes
+its lock file and socket.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Callable
+from typing import Any
+
+PR_SET_PDEATHSIG = 1
+
+
+def _libc() -> Any | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return None
+
+
+_LIBC = _libc()
+
+
+def dies_with_parent(death_signal: int) -> Callable[[], None]:
+    """A ``preexec_fn`` that asks the kernel for ``death_signal`` when the parent ends,
+    and exits at once when the parent has already ended (the race the kernel leaves)."""
+    parent = os.getpid()
+
+    def arrange() -> None:
+        if _LIBC is not None:
+            _LIBC.prctl(PR_SET_PDEATHSIG, int(death_signal), 0, 0, 0)
+        if os.getppid() != parent:
+            os._exit(1)
+
+    return arrange
+
+
+def start(
+    args: list[str], death_signal: int = signal.SIGTERM, **popen: Any
+) -> subprocess.Popen[bytes]:
+    """``subprocess.Popen(args, **popen)`` in a new session, ending with the bot.
+
+    Start long-lived programs from the main thread: the kernel sends the signal when the
+    starting thread ends, not only the process."""
+    return subprocess.Popen(
+        args, start_new_session=True, preexec_fn=dies_with_parent(death_signal), **popen
+    )
