@@ -226,6 +226,14 @@ def add_safety_options(parser: argparse.ArgumentParser) -> None:
         "until you click Fuse or the other window goes)",
     )
     group.add_argument(
+        "--focus-timeout",
+        type=non_negative,
+        metavar="SECONDS",
+        help="stop (exit 6, the run folder finished) when Fuse has not had the keyboard, "
+        "uncovered, for this long (default 600; with --no-take-focus none unless given; "
+        "0: wait for ever)",
+    )
+    group.add_argument(
         "--max-attempts",
         type=int,
         default=5,
@@ -342,8 +350,32 @@ def session_options(args: argparse.Namespace) -> SessionOptions:
         key_backend=args.key_backend,
         take_focus=args.take_focus,
         focus_grace_s=max(0.0, getattr(args, "focus_grace", 1.0)),  # show has no --focus-grace
+        focus_timeout_s=focus_timeout(getattr(args, "focus_timeout", None), args.take_focus),
         fuse_build=args.fuse_build,
     )
+
+
+def non_negative(text: str) -> float:
+    """An argparse type: a number of seconds, 0 or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more seconds, not {text}")
+    return value
+
+
+FOCUS_TIMEOUT_S = 600.0  # an unattended run waits this long for the focus, then exit 6
+
+
+def focus_timeout(given: float | None, take_focus: bool) -> float | None:
+    """Seconds to wait for the focus before giving up: as given (0: for ever), else 600 s
+    when the bot takes the focus back, and for ever with --no-take-focus (a person
+    clicks Fuse when they are ready)."""
+    if given is not None:
+        return given or None
+    return FOCUS_TIMEOUT_S if take_focus else None
 
 
 def level_range(text: str, count: int) -> tuple[int, int]:

@@ -40,6 +40,7 @@ class SessionOptions:
     key_backend: str = "xtest"
     take_focus: bool = True  # take the focus back after focus_grace_s, or pause until it returns
     focus_grace_s: float = 1.0
+    focus_timeout_s: float | None = None  # then FocusLost (exit 6); None: wait for ever
     record_rzx: Path | None = None
     movie: Path | None = None
     log_dir: Path | None = None
@@ -135,7 +136,7 @@ class Session:
             if runs_headless(options.headless, options.display)
             else XServer.existing(options.display)
         )
-        policy = FocusPolicy(take_back=options.take_focus, wait=True, grace_s=options.focus_grace_s)
+        policy = focus_policy(options)
         started = time.monotonic()
         try:
             fuse = Fuse.start(
@@ -199,7 +200,7 @@ class Session:
             dpy.close()
         options = replace(options, fuse_build=build)  # the person's build, not the option's
         fuse = AttachedFuse(window_id, pid)
-        policy = FocusPolicy(take_back=options.take_focus, wait=True, grace_s=options.focus_grace_s)
+        policy = focus_policy(options)
         grabber = open_grabber(xserver.display, window_id)
         try:
             vision = Vision.for_frame(profile, grabber.grab())
@@ -400,6 +401,17 @@ def watch_cover(display: str, window_id: int, grabber: Grabber, keys: XTestKeys)
     cover = CoverWatch(display, window_id, lambda: grabber.picture)
     keys.cover = cover
     return cover
+
+
+def focus_policy(options: SessionOptions) -> FocusPolicy:
+    """How the session waits for the focus: always a pause (never an error at once), for
+    ``focus_timeout_s`` at most."""
+    return FocusPolicy(
+        take_back=options.take_focus,
+        wait=True,
+        grace_s=options.focus_grace_s,
+        timeout_s=options.focus_timeout_s,
+    )
 
 
 def make_keys(

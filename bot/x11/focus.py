@@ -51,6 +51,14 @@ def _grabbed(target: FocusTarget) -> bool:
     return bool(check()) if check else False
 
 
+def _what_blocks(grabbed: bool, covered: bool) -> str:
+    if grabbed:
+        return "another program held the keyboard"
+    if covered:
+        return "another window covered the Fuse picture"
+    return "the Fuse window did not have the keyboard focus"
+
+
 def _raise(target: FocusTarget) -> bool:
     """Ask for Fuse to be raised; whether a request went out (it is rate-limited)."""
     lift = getattr(target, "raise_window", None)
@@ -60,11 +68,13 @@ def _raise(target: FocusTarget) -> bool:
 @dataclass
 class FocusPolicy:
     """``take_back``: take the focus back after ``grace_s`` seconds; ``wait``: block until
-    the focus is back (a pause) instead of raising ``FocusLost``."""
+    the focus is back (a pause) instead of raising ``FocusLost``, for ``timeout_s`` seconds
+    at most (None: for ever)."""
 
     take_back: bool = True
     wait: bool = False
     grace_s: float = 0.0
+    timeout_s: float | None = None
     poll_s: float = 0.02
     listeners: list[FocusListener] = field(default_factory=list)
 
@@ -122,6 +132,12 @@ class FocusPolicy:
                 raise FocusLost(
                     "the Fuse window does not have the keyboard focus, so no key was sent",
                     hint="click the Fuse window (or do not use the desktop while the bot plays)",
+                )
+            if self.timeout_s is not None and waited >= self.timeout_s:
+                raise FocusLost(
+                    f"{_what_blocks(grabbed, covered)} for {waited:.0f} s, so the bot stopped",
+                    hint="keep the Fuse window in front with the keyboard focus while the bot "
+                    "plays, or give --focus-timeout SECONDS (0: wait for ever)",
                 )
             if not paused:
                 paused = True

@@ -160,3 +160,15 @@ def test_every_command_that_starts_fuse_has_the_one_speed_range(tmp_path, capsys
     assert main([*argv, "--speed", speed, "--headless"]) == 2
     error = error_of(capsys.readouterr().err, argv[0])
     assert error == f"--speed {speed}: choose 10..5000 percent"
+
+
+@pytest.mark.parametrize(
+    ("given", "take_focus", "timeout"),
+    [(None, True, 600.0), (None, False, None), (30.0, False, 30.0), (0.0, True, None)],
+)
+def test_the_focus_timeout_is_600_s_unless_the_bot_leaves_the_focus_to_you(
+    given, take_focus, timeout
+):
+    from bot.commands.common import focus_timeout
+
+    assert focus_timeout(given, take_focus) == timeout

@@ -174,3 +174,28 @@ def test_a_keyboard_grab_without_waiting_raises_focus_lost_naming_it_at_once():
     with pytest.raises(FocusLost, match="another program holds the keyboard"):
         policy.regain(GrabbedWindow())
     assert time.monotonic() - started < 60, "no grace: waiting would not take it back"
+
+
+@pytest.mark.parametrize("take_back", [True, False])
+def test_a_pause_longer_than_the_timeout_is_focus_lost(take_back):
+    """Bounded: a focus that never comes back (and cannot be taken: the window refuses it)
+    ends the wait after ``timeout_s`` with FocusLost, exit 6."""
+
+    class Refusing(Window):
+        def focus(self):
+            self.focus_calls += 1
+
+    policy = FocusPolicy(take_back=take_back, wait=True, grace_s=0.0, poll_s=0.005, timeout_s=0.1)
+    events = recorded(policy)
+    with pytest.raises(FocusLost, match="did not have the keyboard focus for 0 s") as caught:
+        policy.regain(Refusing())
+    assert caught.value.exit_code == 6
+    assert "--focus-timeout" in caught.value.hint
+    assert [e for e, _ in events] == ["lost", "paused"]
+
+
+def test_without_a_timeout_the_pause_lasts_until_the_focus_returns():
+    policy = FocusPolicy(take_back=False, wait=True, poll_s=0.005, timeout_s=None)
+    window = Window()
+    threading.Timer(0.3, lambda: setattr(window, "has_focus", True)).start()
+    assert policy.regain(window) >= 0.1
