@@ -62,7 +62,8 @@ def main(argv: list[str] | None = None) -> int:
         return exc.exit_code
     except KeyboardInterrupt as exc:
         how = str(exc) or "stopped by Ctrl-C"
-        print(f"\nlogo-bot {command}: {how}; every key released, Fuse stopped", file=sys.stderr)
+        fuse = "your Fuse runs on" if getattr(exc, "fuse_left_running", False) else "Fuse stopped"
+        print(f"\nlogo-bot {command}: {how}; every key released, {fuse}", file=sys.stderr)
         return Exit.STOPPED
 
 

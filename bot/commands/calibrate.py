@@ -7,6 +7,12 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.commands.aborting import (
+    abort_guarded,
+    abort_key_from,
+    check_abort_key_free,
+    noting_whose_fuse,
+)
 from bot.commands.common import (
     add_game_options,
     add_output_options,
@@ -78,21 +84,31 @@ class KeyProbe:
     window: str | None  # else: the Fuse window to play in (--window)
     player: str | None  # the name typed at the start (None: the profile's)
     save_profile: Path | None  # keep the timing in this profile
+    abort_key: str | None  # stops the probe's keys from any window (None: Ctrl-C only)
 
 
 def options_from(args: argparse.Namespace, profile: Profile) -> Check | KeyProbe:
     """What the command line asks for, checked."""
     if not (args.probe_keys or args.save_profile):
         out = args.out or Path(f"calibrate-{profile.name}.png")
-        return Check(profile, source_from(args), out)
+        return Check(profile, source_from(args, profile), out)
     if args.screenshot:
         raise UsageError(
             "--probe-keys presses keys: it needs a live game, not a screenshot",
             hint="leave out --screenshot (your Fuse window is used), or add --launch",
         )
     session = session_options(args)
+    abort_key = abort_key_from(args, profile)
+    check_abort_key_free(abort_key, session)
     return KeyProbe(
-        profile, session, args.launch, args.level, args.window, args.name, args.save_profile
+        profile,
+        session,
+        args.launch,
+        args.level,
+        args.window,
+        args.name,
+        args.save_profile,
+        abort_key,
     )
 
 
@@ -149,7 +165,11 @@ def probe(options: KeyProbe) -> int:
     else:
         window_id = attach_window(options.session.display, options.window)
         session = Session.attach(profile, options.session, window_id)
-    with session:
+    with (
+        session,
+        noting_whose_fuse(not options.launch),
+        abort_guarded(session, options.abort_key),
+    ):
         walk = Walkthrough(session, LogoEnv(session), profile, level, level, options.player)
         if options.launch:
             walk.reach(level)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.commands.aborting import add_abort_option
 from bot.errors import InputError, UsageError
 from bot.fuse.session import SessionOptions
 from bot.profile import Profile, load_profile, show_config
@@ -209,13 +210,7 @@ def add_safety_options(parser: argparse.ArgumentParser) -> None:
         "The bot never types into a window that is not Fuse. Ctrl-C or the abort key "
         "releases every key at once, stops Fuse cleanly and finishes the run folder.",
     )
-    group.add_argument(
-        "--abort-key",
-        metavar="KEY",
-        help="a key that stops the bot from any window, grabbed on the X display: an X key "
-        "name such as Pause (the profile's default), F12 or Scroll_Lock, or 'none' "
-        "(not F1-F10, which are Fuse's)",
-    )
+    add_abort_option(group)
     group.add_argument(
         "--focus-grace",
         type=float,

@@ -10,6 +10,12 @@ from pathlib import Path
 
 import numpy as np
 
+from bot.commands.aborting import (
+    abort_guarded,
+    abort_key_from,
+    add_abort_option,
+    check_abort_key_free,
+)
 from bot.commands.common import (
     add_game_options,
     add_output_options,
@@ -65,6 +71,7 @@ def add_source_options(p: argparse.ArgumentParser) -> None:
         "default the one fuse-sdl or fuse-gtk window on the display",
     )
     p.add_argument("--level", type=int, default=1, help="with --launch: the level to reach")
+    add_abort_option(p)
 
 
 @dataclass(frozen=True)
@@ -81,6 +88,7 @@ class Launch:
     session: SessionOptions
     level: int
     player: str | None  # the name typed at the start (None: the profile's)
+    abort_key: str | None = None  # stops the game's keys from any window (None: Ctrl-C only)
 
 
 @dataclass(frozen=True)
@@ -94,12 +102,15 @@ class LiveWindow:
 Source = Screenshot | Launch | LiveWindow
 
 
-def source_from(args: argparse.Namespace) -> Source:
+def source_from(args: argparse.Namespace, profile: Profile) -> Source:
     """Where the screen comes from (see ``add_source_options``)."""
     if args.screenshot:
         return Screenshot(args.screenshot)
     if args.launch:
-        return Launch(session_options(args), args.level, args.name)
+        abort_key = abort_key_from(args, profile)
+        session = session_options(args)
+        check_abort_key_free(abort_key, session)
+        return Launch(session, args.level, args.name, abort_key)
     return LiveWindow(args.display, args.window)
 
 
@@ -216,7 +227,10 @@ def launched_frame(source: Launch, profile: Profile) -> np.ndarray:
     from bot.play.env import LogoEnv
     from bot.play.unattended import Walkthrough
 
-    with Session.open(profile, source.session) as session:
+    with (
+        Session.open(profile, source.session) as session,
+        abort_guarded(session, source.abort_key),
+    ):
         level = source.level
         walk = Walkthrough(session, LogoEnv(session), profile, level, level, source.player)
         return walk.reach(level).frame
@@ -237,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     profile = profile_from(args)
     if profile is None:
         return 0  # --show-config printed it
-    return show(ShowOptions(profile, source_from(args), args.json))
+    return show(ShowOptions(profile, source_from(args, profile), args.json))
 
 
 def show(options: ShowOptions) -> int:

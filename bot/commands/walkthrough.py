@@ -12,6 +12,12 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.commands.aborting import (
+    abort_guarded,
+    abort_key_from,
+    check_abort_key_free,
+    noting_whose_fuse,
+)
 from bot.commands.common import (
     Attach,
     add_attach_options,
@@ -38,8 +44,6 @@ from bot.play.progress import Progress, clock
 from bot.play.unattended import RunReport, Walkthrough
 from bot.profile import Profile
 from bot.recording.recording import Recording, RecordOptions
-from bot.x11.abort import abort_displays, check_abort_key
-from bot.x11.abort import guard as abort_guard
 
 
 def parser(prog: str = "logo-bot walkthrough") -> argparse.ArgumentParser:
@@ -150,7 +154,7 @@ def run_options(
         raise UsageError(f"level {levels.first}: this game's levels run from 1 to {count}")
     if args.max_attempts < 1:
         raise UsageError(f"--max-attempts {args.max_attempts}: give 1 or more")
-    abort_key = check_abort_key(args.abort_key or profile.abort_key, game_keys(profile))
+    abort_key = abort_key_from(args, profile)
     session = session_options(args)
     code_table(profile)  # a bad level file is bad input: said before any game starts
     attach = attach_from(args)
@@ -181,8 +185,10 @@ def run(options: RunOptions) -> int:
         window_id = attach_window(setup.display, options.attach.window)
     else:
         preflight(profile, setup)
+    check_abort_key_free(options.abort_key, setup)
     recording = start_recording(options) if options.record is not None else None
     with contextlib.ExitStack() as stack:
+        stack.enter_context(noting_whose_fuse(options.attach is not None))
         if recording is not None:
             recording.requested = (levels.first, levels.last)
             folder = recording.folder.path
@@ -193,8 +199,7 @@ def run(options: RunOptions) -> int:
             session = stack.enter_context(Session.attach(profile, setup, window_id))
         else:
             session = stack.enter_context(Session.open(profile, setup))
-        displays = abort_displays(session.xserver.display, session.xserver.process is not None)
-        stack.enter_context(abort_guard(displays, options.abort_key, lambda: session.keys))
+        stack.enter_context(abort_guarded(session, options.abort_key))
         env: LogoEnv | EnvWrapper = LogoEnv(session)
         if recording is not None:
             recording.attach(session)
@@ -241,11 +246,6 @@ def start_recording(options: RunOptions) -> Recording:
 
 def level_count(profile: Profile) -> int:
     return int(profile.game.get("level_count", 100))
-
-
-def game_keys(profile: Profile) -> set[str]:
-    k = profile.keys
-    return {k.up, k.down, k.left, k.right, k.act, k.reset, "space", "enter", "return"}
 
 
 def main(argv: list[str] | None = None) -> int:
