@@ -18,6 +18,7 @@ from bot.commands.common import (
     add_output_options,
     add_probe_options,
     add_profile_options,
+    check_writable,
     profile_from,
     save_probed_profile,
     session_options,
@@ -98,6 +99,8 @@ def options_from(args: argparse.Namespace, profile: Profile) -> Check | KeyProbe
             hint="leave out --screenshot (your Fuse window is used), or add --launch",
         )
     session = session_options(args)
+    if args.save_profile:
+        check_writable(args.save_profile, "--save-profile")
     abort_key = abort_key_from(args, profile)
     check_abort_key_free(abort_key, session)
     return KeyProbe(

@@ -11,6 +11,7 @@ import argparse
 import logging
 import re
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -173,6 +174,28 @@ def add_probe_options(parser: argparse.ArgumentParser, always: bool = False) -> 
         help="write the profile with the measured timing to FILE (use it with --profile FILE "
         "and the next run needs no probe)",
     )
+
+
+def check_writable(path: Path, what: str) -> None:
+    """Before a run: ``path`` can be written later, else ``UsageError`` now, not after the
+    run. Tried for real (``os.access`` says yes to root everywhere): an existing file is
+    opened to append, nothing written; else a file is made and removed in the nearest
+    folder that exists."""
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    try:
+        if path.exists():
+            with open(path, "ab"):
+                pass
+        else:
+            with tempfile.NamedTemporaryFile(dir=folder, prefix=".logo-bot-check-"):
+                pass
+    except OSError as exc:
+        raise UsageError(
+            f"{what} {path} cannot be written: {exc.strerror}",
+            hint="choose a file in a folder you can write to",
+        ) from None
 
 
 def save_probed_profile(path: Path, profile: Profile, result: ProbeResult, speed: int) -> str:

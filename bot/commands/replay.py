@@ -7,6 +7,7 @@ run's video) share one ``ReplayOptions``, the display, and the checks of what wa
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 import textwrap
@@ -21,6 +22,7 @@ from bot.commands.common import (
     setup_logging,
 )
 from bot.errors import BotError, InputError, UsageError, exit_codes_help
+from bot.fuse.emulator import OPENSE_ROM
 from bot.fuse.session import Segment
 from bot.profile import load_profile
 from bot.recording import video_replay
@@ -28,6 +30,7 @@ from bot.recording.chapters import Piece, Timeline, chapters, write_chapters
 from bot.recording.encode import encode
 from bot.recording.events import read_events
 from bot.recording.folder import RunFolder, default_root, find_run
+from bot.recording.manifest import sha256
 from bot.recording.playback import compare_movies, play
 from bot.recording.report_data import REPLAY
 from bot.recording.report_page import write_report
@@ -39,6 +42,8 @@ from solvers.board import Board
 LEAD_IN = 50  # frames shown before a level appears (one emulated second)
 LEAD_OUT = 25  # and after it is done: the finished board shows for at least 50 frames
 FLASH_PERIOD = 32  # Fuse's FLASH phase repeats every 32 frames: keep it, pixel for pixel
+
+log = logging.getLogger(__name__)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -82,6 +87,12 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--scale", type=int, choices=(1, 2, 3), default=1, help="Fuse window scale")
     p.add_argument(
+        "--rom",
+        type=Path,
+        metavar="FILE",
+        help="the 48K ROM the run was played with, when it is no longer where run.json says",
+    )
+    p.add_argument(
         "--video",
         nargs="?",
         const="",
@@ -106,6 +117,7 @@ class ReplayOptions:
     scale: int
     video: str | None  # --video: None when not given, "" for the default file, else the file
     want_video: bool  # write a video: asked for, or headless
+    rom: Path | None = None  # --rom: the run's ROM, found elsewhere
 
 
 def options_from(args: argparse.Namespace) -> ReplayOptions:
@@ -114,8 +126,18 @@ def options_from(args: argparse.Namespace) -> ReplayOptions:
     headless = runs_headless(args.headless, args.display)
     speed = checked_speed(args.speed or (1000 if headless else 100))
     want_video = args.video is not None or headless
+    if args.rom is not None and not args.rom.is_file():
+        raise InputError(f"--rom {args.rom}: no such file")
     return ReplayOptions(
-        folder, args.level, headless, args.display, speed, args.scale, args.video, want_video
+        folder,
+        args.level,
+        headless,
+        args.display,
+        speed,
+        args.scale,
+        args.video,
+        want_video,
+        args.rom,
     )
 
 
@@ -126,9 +148,10 @@ def main(argv: list[str] | None = None) -> int:
     run = options.folder.read()
     if (run.get("fuse") or {}).get("attached"):
         return replay_video(run, options)
+    rom = run_rom(run, options.rom)  # before any Fuse: a ROM that is gone is said first
     if options.level is not None:
-        return replay_level(run, options)
-    return replay_run(run, options)
+        return replay_level(run, options, rom)
+    return replay_run(run, options, rom)
 
 
 def replay_video(run: dict[str, Any], options: ReplayOptions) -> int:
@@ -161,9 +184,27 @@ def replay_video(run: dict[str, Any], options: ReplayOptions) -> int:
     return 0
 
 
-def _rom(run: dict[str, Any]) -> Path | None:
-    path = (run.get("versions") or {}).get("rom", {}).get("path")
-    return Path(path) if path else None
+def run_rom(run: dict[str, Any], given: Path | None = None) -> Path:
+    """The ROM to replay ``run`` with: ``given`` (--rom), else the one run.json names, else
+    (none named) OpenSE BASIC, the default. A named ROM that is gone is an ``InputError``
+    unless it was OpenSE BASIC (the same file, found where Debian puts it); a ROM that is
+    not the one recorded is replayed all the same, with a warning: the replay may differ."""
+    recorded = (run.get("versions") or {}).get("rom") or {}
+    path, digest = recorded.get("path"), recorded.get("sha256")
+    rom = given
+    if rom is None and path and Path(path).is_file():
+        rom = Path(path)
+    if rom is None and path and digest and digest == sha256(OPENSE_ROM):
+        rom = OPENSE_ROM
+    if rom is None and path:
+        raise InputError(
+            f"the run was played with the ROM {path}, which is no longer there",
+            hint="give that ROM with --rom FILE",
+        )
+    rom = rom or OPENSE_ROM
+    if digest and sha256(rom) != digest:
+        log.warning("%s is not the ROM the run was played with: the replay may differ", rom)
+    return rom
 
 
 def _vision(run: dict[str, Any]) -> Vision:
@@ -182,7 +223,7 @@ def _server(options: ReplayOptions) -> XServer:
     return XServer.start() if options.headless else XServer.existing(options.display)
 
 
-def replay_run(run: dict[str, Any], options: ReplayOptions) -> int:
+def replay_run(run: dict[str, Any], options: ReplayOptions, rom: Path) -> int:
     folder, speed = options.folder, options.speed
     segments = [s for s in run.get("segments", []) if s.get("rzx")]
     if not segments:
@@ -202,7 +243,7 @@ def replay_run(run: dict[str, Any], options: ReplayOptions) -> int:
             truncate(source, frame_count(source), rzx, pad=1)  # see truncate: the last frame
             movie = folder.path / f"replay-{number}.fmf"
             print(f"playing {source.name} ({frame_count(source)} frames) at {speed} %", flush=True)
-            playback = play(rzx, server, speed, options.scale, _rom(run), movie)
+            playback = play(rzx, server, speed, options.scale, rom, movie)
             rzx.unlink(missing_ok=True)
             played.append(Segment(number, 0.0, 0.0, speed, source, playback.movie))
             identical &= _same_pictures(folder, number, movie, 0, 0, _vision(run))
@@ -225,7 +266,7 @@ def replay_run(run: dict[str, Any], options: ReplayOptions) -> int:
     return max(_verdict("the run's end", want, seen), 0 if identical else 1)
 
 
-def replay_level(run: dict[str, Any], options: ReplayOptions) -> int:
+def replay_level(run: dict[str, Any], options: ReplayOptions, rom: Path) -> int:
     folder, speed = options.folder, options.speed
     number = options.level
     entry = next((e for e in run.get("levels", []) if e["level"] == number), None)
@@ -247,7 +288,7 @@ def replay_level(run: dict[str, Any], options: ReplayOptions) -> int:
     print(f"level {number}: frames {first}..{last} of {source.name}, at {speed} %", flush=True)
     movie = level_dir / "replay.fmf"
     with _server(options) as server:
-        playback = play(rzx, server, speed, options.scale, _rom(run), movie)
+        playback = play(rzx, server, speed, options.scale, rom, movie)
     video = _video_path(options.video, level_dir / "replay.mp4") if options.want_video else None
     encoded = encode([Segment(1, 0.0, 0.0, speed, rzx, playback.movie)], _vision(run), video)
     identical = _same_pictures(folder, segment, movie, first, 1, _vision(run))

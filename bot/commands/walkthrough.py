@@ -28,6 +28,7 @@ from bot.commands.common import (
     add_recording_options,
     add_safety_options,
     attach_from,
+    check_writable,
     level_range,
     profile_from,
     record_options,
@@ -159,6 +160,8 @@ def run_options(
     code_table(profile)  # a bad level file is bad input: said before any game starts
     attach = attach_from(args)
     record = record_options(args)
+    if args.save_profile:
+        check_writable(args.save_profile, "--save-profile")
     return RunOptions(
         mode=mode,
         command=tuple(command),
@@ -223,12 +226,13 @@ def run(options: RunOptions) -> int:
             if recording is not None:
                 recording.report = walk.report
         progress.finish(summary(report))
-        if options.save_profile and walk.probe is not None:
-            result = walk.probe.result()
-            speed = session.options.speed
-            print(save_probed_profile(options.save_profile, profile, result, speed))
         if recording is not None:
             progress.stream.write("writing the recording (video, run.json)...\n")
+    # after the run folder is finished: a profile that cannot be written is said (and is
+    # the exit status), but does not make a complete run failed
+    if options.save_profile and walk.probe is not None:
+        speed = session.options.speed
+        print(save_probed_profile(options.save_profile, profile, walk.probe.result(), speed))
     return Exit.OK if report.status == "complete" else Exit.FAILED
 
 

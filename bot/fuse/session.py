@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
@@ -24,6 +25,8 @@ from bot.x11.keys import KeyDriver, KeyTiming, XTestKeys
 from bot.x11.window import build_of, window_pid
 
 OPENSE_PAPER = (192, 192, 192)  # BASIC's white paper: the ROM is ready for typing
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,7 @@ class Session:
     segments: list[Segment] = field(default_factory=list)
     killed_segments: list[int] = field(default_factory=list)  # Fuse had to be SIGKILLed
     _closed: bool = field(default=False, repr=False)
+    _parts_open: bool = field(default=True, repr=False)  # keys, grabber and cover watch
     _checked_at: float = field(default=0.0, repr=False)
 
     @classmethod
@@ -315,11 +319,7 @@ class Session:
             )
         with contextlib.suppress(Exception):
             self.keys.release_all()
-        with contextlib.suppress(Exception):
-            self.keys.close()
-        self.grabber.close()
-        if self.cover is not None:
-            self.cover.close()
+        self._close_parts()
         self._stop_fuse()
         log_dir = self.options.log_dir
         started = time.monotonic()
@@ -329,11 +329,18 @@ class Session:
             record=segment_path(self.options.record_rzx, number),
             movie=segment_path(self.options.movie, number),
         )
-        self.fuse = Fuse.start(
-            config,
-            self.xserver.display,
-            log_path=log_dir / f"fuse-{number}.log" if log_dir else None,
-        )
+        for attempt in (1, 2):  # a Fuse slow to show its window on a busy machine: once more
+            try:
+                self.fuse = Fuse.start(
+                    config,
+                    self.xserver.display,
+                    log_path=log_dir / f"fuse-{number}.log" if log_dir else None,
+                )
+                break
+            except EmulatorError as exc:
+                if attempt == 2:
+                    raise
+                log.warning("Fuse did not start again (%s): trying once more", exc.message)
         self._add_segment()
         self.grabber = open_grabber(self.xserver.display, self.fuse.window_id)
         keys = make_keys(
@@ -347,6 +354,7 @@ class Session:
         self.target = keys
         keys.focus()
         self.keys = self.wrap_keys(keys) if self.wrap_keys else keys
+        self._parts_open = True
         self.start_s = time.monotonic() - started
 
     def _stop_fuse(self) -> None:
@@ -381,13 +389,24 @@ class Session:
         if self._closed:
             return
         self._closed = True
-        with contextlib.suppress(Exception):  # the display may be gone already
-            self.keys.close()
-        self.grabber.close()
-        if self.cover is not None:
-            self.cover.close()
-        self._stop_fuse()
-        self.xserver.stop()
+        try:
+            self._close_parts()
+            self._stop_fuse()
+        finally:
+            self.xserver.stop()
+
+    def _close_parts(self) -> None:
+        """Close the keys, the grabber and the cover watch, once (a restart that failed
+        half-way has closed them already), each even when another fails."""
+        if not self._parts_open:
+            return
+        self._parts_open = False
+        for part in (self.keys, self.grabber, self.cover):
+            if part is not None:
+                try:
+                    part.close()
+                except Exception as exc:  # the display may be gone already
+                    log.debug("closing %s: %s", type(part).__name__, exc)
 
     def __enter__(self) -> Session:
         return self

@@ -58,7 +58,7 @@ def play(
     frames = frame_count(rzx)
     expected = frames / (FPS * speed / 100)
     config = FuseConfig(
-        rom=rom if rom and Path(rom).is_file() else OPENSE_ROM,
+        rom=rom or OPENSE_ROM,  # the caller checked that a ROM it names is there
         scale=scale,
         speed=speed,
         playback=rzx,

@@ -117,13 +117,14 @@ def describe_window(dpy: xdisplay.Display, window) -> str:
 def choose_window(dpy: xdisplay.Display, name: str | None = None):
     """The Fuse window to use: the one named (``--window ID|TITLE``: an X window id in
     decimal or hex, or a title or part of one), else the only Fuse window on the display.
-    ``DisplayError`` lists the candidates when there is none or more than one."""
+    Only Fuse windows are ever chosen: keys go to no other. ``DisplayError`` lists the
+    candidates when there is none or more than one."""
     if name is None:
         candidates = fuse_windows(dpy)
         what = "Fuse windows"
     else:
         candidates = _named(dpy, name)
-        what = f"windows matching --window {name!r}"
+        what = f"Fuse windows matching --window {name!r}"
     if len(candidates) == 1:
         return candidates[0]
     if not candidates:
@@ -140,19 +141,20 @@ def choose_window(dpy: xdisplay.Display, name: str | None = None):
 
 
 def _named(dpy: xdisplay.Display, name: str) -> list:
+    """The Fuse windows ``name`` names: the window of that id (or the one Fuse window
+    inside it, such as a window manager's frame), else those titled ``name``, else those
+    whose title holds it."""
+    fuse = fuse_windows(dpy)
     try:
         wanted = int(name, 0)
     except ValueError:
         wanted = None
     if wanted is not None:
-        window = dpy.create_resource_object("window", wanted)
-        return [window] if _shown(window) else []
-    windows = [w for w in _walk(dpy.screen().root) if _shown(w)]
-    exact = [w for w in windows if window_title(w) == name]
+        return [w for w in fuse if w.id == wanted or is_within(dpy, w.id, wanted)]
+    exact = [w for w in fuse if window_title(w) == name]
     if exact:
         return exact
-    fuse = [w for w in windows if name.lower() in window_title(w).lower()]
-    return fuse
+    return [w for w in fuse if name.lower() in window_title(w).lower()]
 
 
 def region_of(dpy: xdisplay.Display, window) -> Region:

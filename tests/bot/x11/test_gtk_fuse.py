@@ -127,14 +127,14 @@ def test_two_fuse_windows_are_listed_and_one_is_chosen_with_window(openbox, caps
             part = title[:3].lower()  # "fus": both are "Fuse..."
             assert part in titled(openbox.display, sdl).lower(), title
             code, err = show_json(capsys, "--display", openbox.display, "--window", part)
-            assert code != 0 and f"2 windows matching --window {part!r}" in err, err
+            assert code != 0 and f"2 Fuse windows matching --window {part!r}" in err, err
             for window_id, place in places.items():
                 assert f"{window_id:#x}" in err and place in err, (place, err)
             code, info = show_json(capsys, "--display", openbox.display, "--window", title)
             assert code == 0 and info["target"] == str(LEVELS[1]).splitlines(), (title, info)
             assert info["scale"] == 2, info  # the fuse-gtk window, not the 1x fuse-sdl one
             code, err = show_json(capsys, "--display", openbox.display, "--window", "no such")
-            assert code != 0 and "no windows matching --window 'no such'" in err
+            assert code != 0 and "no Fuse windows matching --window 'no such'" in err
 
 
 def test_a_focus_thief_gets_no_key_from_the_bot_playing_fuse_gtk(openbox, tmp_path):
