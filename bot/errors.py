@@ -34,10 +34,11 @@ EXIT_CODES: dict[Exit, str] = {
     Exit.INPUT: "input: a missing or bad ROM, tape, snapshot, level file, profile or screenshot",
     Exit.DISPLAY: "display: no X display to use (none set, cannot be opened, Wayland, no Xvfb)",
     Exit.FUSE: "Fuse: missing, would not start, or died; or a tool its files need (fmfconv)",
-    Exit.FOCUS: "focus: Fuse lost the keyboard focus and did not get it back",
+    Exit.FOCUS: "focus: Fuse lacked the keyboard focus (or another program held the "
+    "keyboard) for --focus-timeout",
     Exit.UNREADABLE: "unreadable: the screen is not the game the profile describes",
     Exit.GAVE_UP: "gave up: a level or the menus failed --max-attempts times in a row",
-    Exit.STOPPED: "stopped: Ctrl-C, SIGTERM or the abort key",
+    Exit.STOPPED: "stopped: Ctrl-C, SIGTERM, SIGHUP or the abort key",
 }
 
 

@@ -15,7 +15,7 @@ PRACTICE = load_profile("practice")
 
 def test_the_three_sources_of_a_screen():
     def source(*argv: str) -> show.Source:
-        return show.source_from(show.parser().parse_args(list(argv)))
+        return show.source_from(show.parser().parse_args(list(argv)), PRACTICE)
 
     assert source("--screenshot", "a.png") == show.Screenshot(Path("a.png"))
     assert source("--window", "Fuse", "--display", ":4") == show.LiveWindow(":4", "Fuse")
@@ -23,6 +23,9 @@ def test_the_three_sources_of_a_screen():
     launch = source("--launch", "--level", "3", "--speed", "200", "--name", "ZED")
     assert isinstance(launch, show.Launch)
     assert (launch.level, launch.player, launch.session.speed) == (3, "ZED", 200)
+    assert launch.abort_key == "Pause", "the profile's abort key: --launch presses keys"
+    assert source("--launch", "--abort-key", "F12").abort_key == "F12"
+    assert source("--launch", "--abort-key", "none").abort_key is None
     assert source("--screenshot", "a.png", "--speed", "1") == show.Screenshot(Path("a.png"))
 
 
