@@ -86,6 +86,19 @@ def test_missing_and_broken_tapes(capsys, tmp_path):
     assert code == 3 and "cannot be loaded" in one_message(err)
 
 
+def test_a_snapshot_cut_short_is_refused_before_fuse_starts_and_leaves_no_folder(capsys, tmp_path):
+    """The first 1000 bytes of practice.z80: Fuse would boot the ROM instead, the bot
+    would press SPACE for 18 s and leave a failed run (exit 8). Refused as bad input."""
+    cut = tmp_path / "practice.z80"
+    cut.write_bytes((ROOT / "game" / "build" / "practice.z80").read_bytes()[:1000])
+    runs = tmp_path / "runs"
+    argv = ["walkthrough", "--levels", "1", "--headless", "--video-dir", str(runs)]
+    code, err = run([*argv, "--snapshot", str(cut)], capsys)
+    assert code == 3 and f"{cut} cannot be loaded" in one_message(err)
+    assert "the file is cut short" in err and "copy the whole file again" in err
+    assert not (runs.exists() and list(runs.iterdir())), "no run folder left"
+
+
 def test_a_corrupt_level_file_names_file_line_and_column(capsys, tmp_path):
     levels = tmp_path / "levels.txt"
     levels.write_text("6 10\n..........\n..5.......\n" + "..........\n" * 4)
