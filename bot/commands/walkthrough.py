@@ -240,7 +240,7 @@ def start_recording(options: RunOptions) -> Recording:
 
 
 def level_count(profile: Profile) -> int:
-    return int(profile.game.get("level_count", 100))
+    return profile.level_count
 
 
 def game_keys(profile: Profile) -> set[str]:

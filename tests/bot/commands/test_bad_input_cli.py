@@ -99,6 +99,23 @@ def test_a_snapshot_cut_short_is_refused_before_fuse_starts_and_leaves_no_folder
     assert not (runs.exists() and list(runs.iterdir())), "no run folder left"
 
 
+@pytest.mark.parametrize("key", ["six", "200"])
+def test_a_code_for_no_level_is_a_usage_error(capsys, key):
+    """codes.six was a ValueError traceback and exit 1; codes.200 was accepted."""
+    code, err = run([*GOOD, "--set", f"codes.{key}=WORD"], capsys)
+    assert code == 2 and f"--set codes.{key}: a code's key is the level" in one_message(err)
+    assert "1 to 100" in err and "--set codes.6=WORD" in err
+
+
+def test_an_empty_profile_names_the_missing_tables(capsys, tmp_path):
+    """It said only "KeyError('geometry')"."""
+    empty = tmp_path / "empty.toml"
+    empty.write_text("")
+    code, err = run([*GOOD, "--profile", str(empty)], capsys)
+    assert code == 3 and "[geometry], [palette]" in one_message(err)
+    assert "start from calibration/practice/profile.toml" in err
+
+
 def test_a_corrupt_level_file_names_file_line_and_column(capsys, tmp_path):
     levels = tmp_path / "levels.txt"
     levels.write_text("6 10\n..........\n..5.......\n" + "..........\n" * 4)
