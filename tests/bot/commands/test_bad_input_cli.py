@@ -10,6 +10,7 @@ import sys
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from bot.cli import main
@@ -114,6 +115,28 @@ def test_an_empty_profile_names_the_missing_tables(capsys, tmp_path):
     code, err = run([*GOOD, "--profile", str(empty)], capsys)
     assert code == 3 and "[geometry], [palette]" in one_message(err)
     assert "start from calibration/practice/profile.toml" in err
+
+
+@pytest.mark.parametrize(
+    "picture",
+    [
+        np.zeros((240, 320, 3), np.uint8),  # black, the window's size at 1x
+        np.random.default_rng(2).integers(0, 256, (480, 640, 3), dtype=np.uint8),  # at 2x
+        np.full((480, 640, 3), 255, np.uint8),  # a white picture (ImageMagick's logo: mostly)
+    ],
+    ids=["black", "noise", "white"],
+)
+def test_show_says_a_picture_of_the_windows_size_is_not_the_game(capsys, tmp_path, picture):
+    """These gave exit 0 and "plan (0 key presses, proven fewest)"."""
+    from PIL import Image
+
+    png = tmp_path / "picture.png"
+    Image.fromarray(picture).save(png)
+    code, err = run(["show", "--screenshot", str(png)], capsys)
+    assert code == 7
+    assert re.fullmatch(
+        r"logo-bot show: error: not the game: no level on it [^\n]+\n  what to do: [^\n]+\n", err
+    ), err
 
 
 def test_a_corrupt_level_file_names_file_line_and_column(capsys, tmp_path):
