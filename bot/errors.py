@@ -110,10 +110,10 @@ class Unreadable(BotError):
 
     exit_code = Exit.UNREADABLE
 
-    def __init__(self, reason: str, cell: Any = None) -> None:
+    def __init__(self, reason: str, cell: Any = None, *, hint: str | None = None) -> None:
         self.reason = reason
         self.cell = cell
-        super().__init__(reason)
+        super().__init__(reason, hint=hint)
 
 
 class LevelFailed(BotError):

@@ -2,6 +2,9 @@
 
 The settings layer is: the profile file, then ``--set key.path=value`` overrides
 (values in TOML syntax, bare words taken as strings), then ``--show-config``.
+
+One piece over 300 lines: the settings, the checks that name what is missing or wrong
+in them, and the overrides sit together, so one file shows what a profile holds.
 """
 
 from __future__ import annotations
@@ -132,6 +135,11 @@ class Profile:
     screens: Screens | None = None
     abort_key: str = "Pause"  # a global key that stops the bot ("none": no such key)
 
+    @property
+    def level_count(self) -> int:
+        """How many levels the game has (``game.level_count``)."""
+        return level_count_of(self.game)
+
     def resolve(self, value: str) -> Path:
         """A path from the profile, relative to the repository root."""
         path = Path(value)
@@ -216,10 +224,97 @@ def load_profile(name_or_path: str = "practice", overrides: list[str] | tuple = 
     data = copy.deepcopy(raw)
     for assignment in overrides:
         apply_override(data, assignment)
+    if missing := missing_settings(data):
+        raise ProfileError(
+            f"the profile {path} has no {', '.join(missing)}",
+            hint=f"a profile needs a name and the tables {', '.join(REQUIRED_TABLES)}: start "
+            f"from {EXAMPLE} (or another profile in calibration/) and change what differs",
+        )
     try:
-        return _build(data, path)
+        profile = _build(data, path)
     except (KeyError, TypeError, ValueError) as exc:
-        raise ProfileError(f"the profile {path} is incomplete or wrong: {exc!r}") from None
+        raise ProfileError(
+            f"the profile {path} is incomplete or wrong: {exc!r}",
+            hint=f"compare it with {EXAMPLE}, which has every setting",
+        ) from None
+    check_codes(data, raw, path)
+    return profile
+
+
+EXAMPLE = "calibration/practice/profile.toml"
+GRID_PARTS = ("origin", "cell", "rows", "cols")
+REQUIRED_TABLES = ("[game]", "[geometry]", "[palette]", "[values]", "[keys]", "[timing]", "[start]")
+# What _build reads without a default, as dotted paths; a table missing whole is named alone.
+REQUIRED = (
+    "name",
+    "game",
+    *(
+        f"geometry.{key}"
+        for key in (
+            *(f"{grid}.{part}" for grid in ("board", "preview") for part in GRID_PARTS),
+            "window",
+            "cursor_columns",
+            "cursor_rows",
+            "preview_stone",
+            "preview_background",
+            "level_marker",
+            "board_probes",
+        )
+    ),
+    "palette.max_distance",
+    "values.preview",
+    "values.board",
+    *(f"keys.{key}" for key in ("up", "down", "left", "right", "act", "reset", "wrap")),
+    "timing.hold_ms",
+    "timing.gap_ms",
+    "timing.settle_frames",
+    *(f"start.{key}" for key in ("sequence", "code", "loaded_wait", "name")),
+)
+
+
+def missing_settings(data: dict[str, Any]) -> list[str]:
+    """The required settings ``data`` lacks: ``[table]`` for a table missing whole (or
+    not a table), else the dotted name of the setting."""
+    missing: list[str] = []
+    for dotted in REQUIRED:
+        node: Any = data
+        parts = dotted.split(".")
+        for depth, part in enumerate(parts):
+            if not isinstance(node, dict) or part not in node:
+                name = ".".join(parts[: depth + 1])
+                name = f"[{name}]" if depth == 0 and name != "name" else name
+                if name not in missing:
+                    missing.append(name)
+                break
+            node = node[part]
+    return missing
+
+
+def level_count_of(game: dict[str, Any]) -> int:
+    """``game.level_count`` (100 when not given): a whole number above 0."""
+    count = game.get("level_count", 100)
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise ProfileError(f"game.level_count must be a whole number above 0, not {count!r}")
+    return count
+
+
+def check_codes(data: dict[str, Any], raw: dict[str, Any], path: Path) -> None:
+    """Every ``[codes]`` entry is ``LEVEL = "WORD"`` for a level of the game: a bad
+    ``--set codes.X`` is a ``UsageError``, a bad entry in the file a ``ProfileError``."""
+    codes = data.get("codes", {})
+    if not isinstance(codes, dict):
+        raise ProfileError(f'the profile {path}: codes must be a table of LEVEL = "WORD"')
+    count = level_count_of(data["game"])
+    in_file = raw.get("codes", {}) if isinstance(raw.get("codes"), dict) else {}
+    for key, code in codes.items():
+        if key.isascii() and key.isdigit() and 1 <= int(key) <= count:
+            continue
+        problem = f"a code's key is the level it starts, 1 to {count}, not {key!r}"
+        if key in in_file:
+            raise ProfileError(f"the profile {path}: [codes] {key}: {problem}")
+        raise UsageError(
+            f"--set codes.{key}: {problem}", hint=f"e.g. --set codes.6={str(code).upper()}"
+        )
 
 
 def _flag(value: Any, name: str) -> bool:

@@ -34,6 +34,7 @@ from bot.fuse.session import SessionOptions
 from bot.profile import Profile
 from bot.see.locate import window_of
 from bot.see.screens import ScreenReader
+from bot.see.shown import what_is_shown
 from bot.see.vision import Vision
 
 
@@ -255,9 +256,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def show(options: ShowOptions) -> int:
-    """Print what the bot reads on the screen: 0 when it found a plan, else 1."""
+    """Print what the bot reads on the screen: 0 when it found a plan, else 1;
+    ``Unreadable`` (exit 7) when it shows neither a level nor a screen of the game."""
     profile = options.profile
     frame, placement = window_of(profile, source_frame(options.source, profile))
+    what_is_shown(profile, frame)  # Unreadable (exit 7) when the picture is not the game
     info = describe(profile, frame)
     if placement is not None:
         info["found_at"] = {"scale": placement.scale, "left": placement.left, "top": placement.top}

@@ -249,7 +249,7 @@ def start_recording(options: RunOptions) -> Recording:
 
 
 def level_count(profile: Profile) -> int:
-    return int(profile.game.get("level_count", 100))
+    return profile.level_count
 
 
 def main(argv: list[str] | None = None) -> int:

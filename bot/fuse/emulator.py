@@ -14,7 +14,7 @@ from pathlib import Path
 
 from bot import processes
 from bot.errors import EmulatorError, InputError, installed
-from bot.fuse.spectrum_files import snapshot_problem, tape_problem
+from bot.fuse.spectrum_files import CUT, snapshot_problem, tape_problem
 from bot.x11.display import check_display, open_display
 from bot.x11.window import ask_to_close, find_fuse_window
 
@@ -109,10 +109,12 @@ class FuseConfig:
             )
         for path, check in ((self.snapshot, snapshot_problem), (self.tape, tape_problem)):
             if path is not None and (problem := check(Path(path))):
-                raise InputError(
-                    f"{path} cannot be loaded: {problem}",
-                    hint="give a .z80, .szx or .sna snapshot, or a .tap or .tzx tape",
+                hint = (
+                    "copy the whole file again (./scripts/setup.sh rebuilds the practice game)"
+                    if problem.endswith(CUT)
+                    else "give a .z80, .szx or .sna snapshot, or a .tap or .tzx tape"
                 )
+                raise InputError(f"{path} cannot be loaded: {problem}", hint=hint)
 
 
 @dataclass

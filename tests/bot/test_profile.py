@@ -124,3 +124,77 @@ def test_repeat_frames_must_be_a_positive_number(tmp_path, value):
     path.write_text(tomli_w.dumps(data))
     with pytest.raises(ProfileError, match="repeat_delay_frames"):
         load_profile(str(path))
+
+
+@pytest.mark.parametrize("key", ["six", "0", "101", "200", "-1", "²"])
+def test_a_code_for_no_level_of_the_game_is_a_usage_error_naming_the_key(key):
+    """--set codes.six=WORD was a ValueError traceback (exit 1), and codes.200 was kept."""
+    with pytest.raises(UsageError) as info:
+        load_profile("practice", [f"codes.{key}=WORD"])
+    assert info.value.exit_code == 2
+    assert info.value.message == (
+        f"--set codes.{key}: a code's key is the level it starts, 1 to 100, not {key!r}"
+    )
+    assert info.value.hint == "e.g. --set codes.6=WORD"
+
+
+def test_the_levels_a_code_may_start_follow_the_games_level_count():
+    assert load_profile("practice", ["codes.100=WORD"]).data["codes"] == {"100": "WORD"}
+    profile = load_profile("practice", ["codes.150=WORD", "game.level_count=150"])
+    assert profile.level_count == 150 and profile.data["codes"] == {"150": "WORD"}
+    with pytest.raises(UsageError, match="1 to 20, not '21'"):
+        load_profile("practice", ["game.level_count=20", "codes.21=WORD"])
+
+
+def profile_file(tmp_path: Path, change) -> str:
+    """The practice profile as a file, with ``change(data)`` made to it."""
+    import tomli_w
+
+    from bot.profile import load_raw
+
+    data, _ = load_raw("practice")
+    change(data)
+    path = tmp_path / "p.toml"
+    path.write_text(tomli_w.dumps(data))
+    return str(path)
+
+
+def test_a_bad_code_or_level_count_in_the_file_is_a_profile_error(tmp_path):
+    path = profile_file(tmp_path, lambda d: d["codes"].update({"six": "WORD"}))
+    with pytest.raises(ProfileError, match=r"\[codes\] six: a code's key is the level") as info:
+        load_profile(path)
+    assert info.value.exit_code == 3
+    path = profile_file(tmp_path, lambda d: d.update(codes="WORD"))
+    with pytest.raises(ProfileError, match="codes must be a table"):
+        load_profile(path)
+    path = profile_file(tmp_path, lambda d: d["game"].update(level_count="many"))
+    with pytest.raises(ProfileError, match="level_count must be a whole number above 0"):
+        load_profile(path)
+
+
+def test_an_empty_profile_names_every_missing_table_and_points_to_an_example(tmp_path):
+    """It said only "KeyError('geometry')"."""
+    empty = tmp_path / "empty.toml"
+    empty.write_text("")
+    with pytest.raises(ProfileError) as info:
+        load_profile(str(empty))
+    assert info.value.exit_code == 3
+    assert info.value.message == (
+        f"the profile {empty} has no name, [game], [geometry], [palette], [values], [keys], "
+        "[timing], [start]"
+    )
+    assert info.value.hint is not None
+    assert "calibration/practice/profile.toml" in info.value.hint
+
+
+def test_a_profile_missing_some_settings_names_each(tmp_path):
+    def change(data):
+        del data["geometry"]["board"]["cell"], data["keys"]["wrap"], data["palette"]
+        data["start"] = "go"
+
+    with pytest.raises(ProfileError) as info:
+        load_profile(profile_file(tmp_path, change))
+    assert info.value.message.endswith(
+        "has no geometry.board.cell, [palette], keys.wrap, start.sequence, start.code, "
+        "start.loaded_wait, start.name"
+    )

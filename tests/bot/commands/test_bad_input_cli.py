@@ -10,6 +10,7 @@ import sys
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from bot.cli import main
@@ -84,6 +85,58 @@ def test_missing_and_broken_tapes(capsys, tmp_path):
     broken.write_bytes(b"\x13\x00" + bytes(5))
     code, err = run([*GOOD, "--tape", str(broken)], capsys)
     assert code == 3 and "cannot be loaded" in one_message(err)
+
+
+def test_a_snapshot_cut_short_is_refused_before_fuse_starts_and_leaves_no_folder(capsys, tmp_path):
+    """The first 1000 bytes of practice.z80: Fuse would boot the ROM instead, the bot
+    would press SPACE for 18 s and leave a failed run (exit 8). Refused as bad input."""
+    cut = tmp_path / "practice.z80"
+    cut.write_bytes((ROOT / "game" / "build" / "practice.z80").read_bytes()[:1000])
+    runs = tmp_path / "runs"
+    argv = ["walkthrough", "--levels", "1", "--headless", "--video-dir", str(runs)]
+    code, err = run([*argv, "--snapshot", str(cut)], capsys)
+    assert code == 3 and f"{cut} cannot be loaded" in one_message(err)
+    assert "the file is cut short" in err and "copy the whole file again" in err
+    assert not (runs.exists() and list(runs.iterdir())), "no run folder left"
+
+
+@pytest.mark.parametrize("key", ["six", "200"])
+def test_a_code_for_no_level_is_a_usage_error(capsys, key):
+    """codes.six was a ValueError traceback and exit 1; codes.200 was accepted."""
+    code, err = run([*GOOD, "--set", f"codes.{key}=WORD"], capsys)
+    assert code == 2 and f"--set codes.{key}: a code's key is the level" in one_message(err)
+    assert "1 to 100" in err and "--set codes.6=WORD" in err
+
+
+def test_an_empty_profile_names_the_missing_tables(capsys, tmp_path):
+    """It said only "KeyError('geometry')"."""
+    empty = tmp_path / "empty.toml"
+    empty.write_text("")
+    code, err = run([*GOOD, "--profile", str(empty)], capsys)
+    assert code == 3 and "[geometry], [palette]" in one_message(err)
+    assert "start from calibration/practice/profile.toml" in err
+
+
+@pytest.mark.parametrize(
+    "picture",
+    [
+        np.zeros((240, 320, 3), np.uint8),  # black, the window's size at 1x
+        np.random.default_rng(2).integers(0, 256, (480, 640, 3), dtype=np.uint8),  # at 2x
+        np.full((480, 640, 3), 255, np.uint8),  # a white picture (ImageMagick's logo: mostly)
+    ],
+    ids=["black", "noise", "white"],
+)
+def test_show_says_a_picture_of_the_windows_size_is_not_the_game(capsys, tmp_path, picture):
+    """These gave exit 0 and "plan (0 key presses, proven fewest)"."""
+    from PIL import Image
+
+    png = tmp_path / "picture.png"
+    Image.fromarray(picture).save(png)
+    code, err = run(["show", "--screenshot", str(png)], capsys)
+    assert code == 7
+    assert re.fullmatch(
+        r"logo-bot show: error: not the game: no level on it [^\n]+\n  what to do: [^\n]+\n", err
+    ), err
 
 
 def test_a_corrupt_level_file_names_file_line_and_column(capsys, tmp_path):
