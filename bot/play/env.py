@@ -3,14 +3,17 @@
 There is no ``reset``: a level is reached through the game's own menus (``bot.play.menus``,
 driven by the walkthrough), not by restarting an episode. ``step`` presses a burst of
 keys and returns the first observation that satisfies an expectation (or the last one
-when the game did not show it in time). Wrappers such as the recorder subclass
-``EnvWrapper`` and see every observation, step and note.
+when the game did not show it in time). Every key the bot sends goes through this
+interface (``step``, ``hold``, and ``press``/``press_until`` for the key probe, which
+times its own looks), so wrappers such as the recorder, which subclass ``EnvWrapper``,
+see every key, observation and note.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Protocol
@@ -20,7 +23,7 @@ import numpy as np
 from bot.errors import Unreadable
 from bot.see.screens import ScreenReader
 from bot.see.vision import Vision
-from bot.x11.keys import KeyDriver
+from bot.x11.keys import KeyDriver, KeyTiming
 from solvers.board import Board, Cell
 
 
@@ -32,6 +35,8 @@ class Console(Protocol):
     frame_s: float
 
     def frame(self) -> np.ndarray: ...
+
+    def timed(self, timing: KeyTiming) -> AbstractContextManager[None]: ...
 
 
 @dataclass
@@ -111,6 +116,17 @@ class StepResult:
     info: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Pressed:
+    """Keys pressed without a look at the screen afterwards (``press``, ``press_until``)."""
+
+    keys: tuple[str, ...]
+    met: bool  # press_until: ``until`` said done before the longest hold ran out
+    started: float
+    ended: float
+    info: dict[str, Any] = field(default_factory=dict)
+
+
 class LogoEnv:
     """The game as an environment: ``step(keys, expect)`` and ``observe``."""
 
@@ -124,6 +140,16 @@ class LogoEnv:
     @property
     def vision(self) -> Vision:
         return self.console.vision
+
+    @property
+    def frame_s(self) -> float:
+        """Seconds per emulated frame at the game's speed."""
+        return self.console.frame_s
+
+    @property
+    def key_timing(self) -> KeyTiming:
+        """The timing keys are pressed with now."""
+        return self.console.keys.timing
 
     def observe(self) -> Observation:
         return Observation(self.console.frame(), self.console.vision, self.screens)
@@ -168,6 +194,37 @@ class LogoEnv:
         obs, met = self.wait_for(expect, timeout_frames)
         return StepResult(obs, met, (key,), started, time.monotonic(), {"held": True})
 
+    def press(self, keys: Sequence[str], timing: KeyTiming, **info: Any) -> Pressed:
+        """Press ``keys`` as one burst with ``timing`` (for this burst only) and return at
+        once, without looking at the screen; ``info`` goes with the keys to the record."""
+        started = time.monotonic()
+        with self.console.timed(timing):
+            self.console.keys.burst(list(keys))
+        info = {
+            "hold_ms": round(timing.hold_ms, 2),
+            "gap_ms": round(timing.gap_ms, 2),
+            "rollover": timing.rollover,
+            **info,
+        }
+        return Pressed(tuple(keys), True, started, time.monotonic(), info)
+
+    def press_until(
+        self, key: str, until: Callable[[], bool], longest_ms: float, **info: Any
+    ) -> Pressed:
+        """Hold ``key`` down until ``until()`` says so (the caller looks at the screen in
+        it) or ``longest_ms`` passes, and return at once."""
+        started = time.monotonic()
+        met = False
+
+        def done() -> bool:
+            nonlocal met
+            met = until()
+            return met
+
+        self.console.keys.hold_down(key, done, longest_ms)
+        info = {"held": True, "longest_ms": round(longest_ms, 1), **info}
+        return Pressed((key,), met, started, time.monotonic(), info)
+
     def note(self, event: str, **data: Any) -> None:
         """An agent-level event (plan, correction, ...); wrappers record it."""
 
@@ -176,13 +233,23 @@ class LogoEnv:
 
 
 class EnvWrapper:
-    """Base class for wrappers: forwards everything to the wrapped environment."""
+    """Base class for wrappers: forwards the environment's interface to the wrapped one
+    (and nothing else: a wrapper sees every key because no key goes around it)."""
 
     def __init__(self, env: LogoEnv | EnvWrapper) -> None:
         self.env = env
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.env, name)
+    @property
+    def vision(self) -> Vision:
+        return self.env.vision
+
+    @property
+    def frame_s(self) -> float:
+        return self.env.frame_s
+
+    @property
+    def key_timing(self) -> KeyTiming:
+        return self.env.key_timing
 
     def observe(self) -> Observation:
         return self.env.observe()
@@ -199,6 +266,14 @@ class EnvWrapper:
         self, key: str, expect: Expectation, longest_frames: float, timeout_frames: float = 6
     ) -> StepResult:
         return self.env.hold(key, expect, longest_frames, timeout_frames)
+
+    def press(self, keys: Sequence[str], timing: KeyTiming, **info: Any) -> Pressed:
+        return self.env.press(keys, timing, **info)
+
+    def press_until(
+        self, key: str, until: Callable[[], bool], longest_ms: float, **info: Any
+    ) -> Pressed:
+        return self.env.press_until(key, until, longest_ms, **info)
 
     def note(self, event: str, **data: Any) -> None:
         self.env.note(event, **data)

@@ -73,7 +73,7 @@ class Player:
     # -- reading ----------------------------------------------------------------------------
     def read(self, what: str, attempts_frames: float = 10) -> object:
         """``obs.<what>`` from the first readable frame within ``attempts_frames``."""
-        deadline = time.monotonic() + attempts_frames * self.env.console.frame_s
+        deadline = time.monotonic() + attempts_frames * self.env.frame_s
         last: Unreadable | None = None
         while True:
             obs = self.env.observe()
@@ -99,7 +99,7 @@ class Player:
         TIME UP or game-over screen. The last step's observation serves as the check when
         it is younger than a frame (Fuse shows nothing newer yet)."""
         obs = self.recent
-        if obs is None or time.monotonic() - obs.at > self.env.console.frame_s:
+        if obs is None or time.monotonic() - obs.at > self.env.frame_s:
             obs = self.env.observe()
         if not obs.level_shown:
             self.level_gone(obs)
@@ -120,9 +120,8 @@ class Player:
         delay, every = self.repeat
         if every < min_every:
             return None
-        console = self.env.console
-        timing = console.keys.timing
-        tapped = len(keys) * (timing.hold_ms + timing.gap_ms) / (console.frame_s * 1000)
+        timing = self.env.key_timing
+        tapped = len(keys) * (timing.hold_ms + timing.gap_ms) / (self.env.frame_s * 1000)
         held = delay + (len(keys) - 2) * every + 2  # and the screen shows it
         return delay + (len(keys) - 1) * every - 1 if held < tapped else None
 
@@ -147,7 +146,7 @@ class Player:
                     if target == previous:
                         return obs
                     previous = target
-                    time.sleep(self.env.console.frame_s)
+                    time.sleep(self.env.frame_s)
                     continue
             except Unreadable:
                 pass
@@ -164,7 +163,7 @@ class Player:
             if verdict.solved:
                 return target
             self.env.note("target_unsolvable", target=str(target), reason=verdict.reason)
-            time.sleep(2 * self.env.console.frame_s)
+            time.sleep(2 * self.env.frame_s)
             target = self.read("target")
         verdict = solve(target)
         if not verdict.solved:

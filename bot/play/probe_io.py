@@ -1,5 +1,6 @@
-"""The key probe on a running game: presses through the session's key driver, the
-cursor read from the screen (``bot.play.key_probe`` decides what to press)."""
+"""The key probe on a running game: keys pressed and the cursor read through the
+player's environment, so a recorder writes down the probe's keys like any other
+(``bot.play.key_probe`` decides what to press)."""
 
 from __future__ import annotations
 
@@ -19,23 +20,23 @@ log = logging.getLogger(__name__)
 
 class GameProbeIO:
     """``ProbeIO`` for the level on screen: ``player`` reads the cursor (and notices a
-    level that leaves the screen), ``session`` presses the keys."""
+    level that leaves the screen); its environment presses the keys (``press`` and
+    ``press_until``, each marked ``probe``)."""
 
-    def __init__(self, session: Session, player: Player) -> None:
-        self.session = session
+    def __init__(self, player: Player) -> None:
         self.player = player
+        self.env = player.env
         self.settle = player.settle
 
     @property
     def frame_ms(self) -> float:
-        return self.session.frame_s * 1000
+        return self.env.frame_s * 1000
 
     def taps(self, keys: Sequence[str], hold_ms: float, gap_ms: float, rollover: bool) -> None:
-        with self.session.timed(KeyTiming(hold_ms, gap_ms, rollover)):
-            self.session.keys.burst(list(keys))
+        self.env.press(keys, KeyTiming(hold_ms, gap_ms, rollover), probe=True)
 
     def hold(self, key: str, longest_ms: float, moves: int) -> list[float]:
-        env = self.player.env
+        env = self.env
         last = self.cursor()
         seen: list[float] = []
         pressed: list[float] = []
@@ -54,19 +55,21 @@ class GameProbeIO:
                 last = cursor
             return len(seen) >= moves
 
-        self.session.keys.hold_down(key, done, longest_ms)
+        env.press_until(key, done, longest_ms, probe=True)
         return seen
 
     def cursor(self, expect: Cell | None = None) -> Cell:
         """The cursor once still: at once when it shows ``expect`` (then a look two frames
         later catches a doubled move), else after the game's settle time and more."""
-        env = self.player.env
         if expect is not None:
-            env.wait_for(lambda o: o.cursor == expect, self.settle + 8)
-            self.session.wait_frames(2)
+            self.env.wait_for(lambda o: o.cursor == expect, self.settle + 8)
+            self.wait_frames(2)
         else:
-            self.session.wait_frames(self.settle + 4)
+            self.wait_frames(self.settle + 4)
         return self.player.read("cursor")  # type: ignore[return-value]
+
+    def wait_frames(self, frames: float) -> None:
+        time.sleep(max(frames, 0) * self.env.frame_s)
 
     def now(self) -> float:
         return time.monotonic()
@@ -78,7 +81,7 @@ def probe_keys(
     """Probe (or go on probing) on the level shown, and play with what was found."""
     if probe is None:
         grid = session.profile.geometry.board
-        probe = KeyProbe(GameProbeIO(session, player), session.profile.keys, grid.rows, grid.cols)
+        probe = KeyProbe(GameProbeIO(player), session.profile.keys, grid.rows, grid.cols)
     result = probe.run(budget_s)
     timing = result.key_timing(session.keys.timing)
     session.use_timing(timing)

@@ -1,24 +1,26 @@
 """``Recorder``: an environment wrapper that writes down everything the bot sees and does.
 
 It wraps the game loop from outside (like a video-recording wrapper around a Gymnasium
-environment): every key burst with what the bot read afterwards, every note the player
-makes (target, plan, corrections, unreadable frames), pictures at the start and end of
-each level and of every failure.
+environment): every key burst with what the bot read afterwards (the key probe's too,
+marked ``probe`` and with the timing it tried), every note the player makes (target,
+plan, corrections, unreadable frames), pictures at the start and end of each level and
+of every failure.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from PIL import Image
 
-from bot.play.env import EnvWrapper, Expectation, LogoEnv, Observation, StepResult
+from bot.play.env import EnvWrapper, Expectation, LogoEnv, Observation, Pressed, StepResult
 from bot.play.player import move_keys
 from bot.recording.run_state import RunLog
 from bot.see.annotate import save_annotated
+from bot.x11.keys import KeyTiming
 
 READINGS = ("level_shown", "cursor", "board", "target", "screen")
 FAILURE_EVENTS = ("unreadable", "failure", "target_unsolvable", "correction", "level_gone")
@@ -66,19 +68,34 @@ class Recorder(EnvWrapper):
     ) -> StepResult:
         return self._keys_event(self.env.hold(key, expect, longest_frames, timeout_frames))
 
+    def press(self, keys: Sequence[str], timing: KeyTiming, **info: Any) -> Pressed:
+        return self._pressed(self.env.press(keys, timing, **info))
+
+    def press_until(
+        self, key: str, until: Callable[[], bool], longest_ms: float, **info: Any
+    ) -> Pressed:
+        return self._pressed(self.env.press_until(key, until, longest_ms, **info))
+
     def _keys_event(self, result: StepResult) -> StepResult:
         self._seen(result.obs)
+        self._write_keys(result, readings(result.obs))
+        return result
+
+    def _pressed(self, pressed: Pressed) -> Pressed:
+        self._write_keys(pressed, {})  # nothing was read after these keys
+        return pressed
+
+    def _write_keys(self, sent: StepResult | Pressed, read: dict[str, Any]) -> None:
         self.recording.event(
             "keys",
-            at_time=result.started,
+            at_time=sent.started,
             level=self.level,
-            keys=list(result.keys),
-            met=result.met,
-            seconds=round(result.ended - result.started, 4),
-            **result.info,
-            **readings(result.obs),
+            keys=list(sent.keys),
+            met=sent.met,
+            seconds=round(sent.ended - sent.started, 4),
+            **sent.info,
+            **read,
         )
-        return result
 
     def note(self, event: str, **data: Any) -> None:
         self.env.note(event, **data)

@@ -144,7 +144,8 @@ def _file(root: Path, relative: str | None) -> str | None:
 
 
 def keys_over_time(data: RunData) -> tuple[list[float], list[int]]:
-    """(seconds since the start, cumulative keys) after each key burst inside a level."""
+    """(seconds since the start, cumulative keys) after each key burst inside a level (the
+    key probe's bursts are left out: they are not the level's keys)."""
     t0 = data.t0
     times: list[float] = []
     keys: list[int] = []
@@ -156,6 +157,8 @@ def keys_over_time(data: RunData) -> tuple[list[float], list[int]]:
             playing = True
         elif name in ("level_done", "failure", "level_gone", "crash", "restart"):
             playing = False
+        elif name == "keys" and event.get("probe"):
+            continue
         elif name == "keys" and playing and isinstance(event.get("keys"), list) and t0:
             total += len(event["keys"])
             times.append(event["t"] - t0)

@@ -204,7 +204,7 @@ def test_the_result_reads_as_json_rows():
 
 
 class TimedSession:
-    """What ``Walkthrough.adapt_timing`` touches of a session."""
+    """What ``RunTiming.adapt_timing`` touches of a session."""
 
     frame_s = 0.02
 
@@ -222,26 +222,25 @@ def test_presses_going_wrong_in_play_lengthen_the_probed_timing_a_little():
     from types import SimpleNamespace
 
     from bot.play.env import LogoEnv
-    from bot.play.unattended import Walkthrough
+    from bot.play.run_report import RunReport
+    from bot.play.timing import RunTiming
 
     session = TimedSession()
-    walk = Walkthrough.__new__(Walkthrough)
-    walk.session, walk.env = session, LogoEnv.__new__(LogoEnv)
-    walk.report = SimpleNamespace(run_corrections=Counter(), key_timing=None)
-    walk._keys_since = walk._misses_since = walk._raised = 0
-    walk.probe = KeyProbe(FakeGame(), KEYS, 6, 10)
-    walk.probe.hold = walk.probe.gap = 1.5
+    report = RunReport(1, 1)
+    timing = RunTiming(session, LogoEnv.__new__(LogoEnv), None, None, report)  # type: ignore[arg-type]
+    timing.probe = KeyProbe(FakeGame(), KEYS, 6, 10)
+    timing.probe.hold = timing.probe.gap = 1.5
 
     def level(keys, misses):
-        walk.adapt_timing(SimpleNamespace(keys_sent=keys, corrections=Counter(cursor=misses)))
+        timing.adapt_timing(SimpleNamespace(keys_sent=keys, corrections=Counter(cursor=misses)))
 
     level(120, 1)  # one in 120: fine
     assert session.keys.timing.hold_ms == 30
     level(60, 1)
     level(60, 2)  # three in 120
     assert session.keys.timing == KeyTiming(40, 40, True)
-    assert walk.report.run_corrections["timing_raised"] == 1
-    assert walk.report.key_timing["hold_ms"] == 40
+    assert report.run_corrections["timing_raised"] == 1
+    assert report.key_timing["hold_ms"] == 40
     for _ in range(10):
         level(100, 5)
     assert session.keys.timing.hold_ms == 30 + 4 * 10, "at most four half frames"

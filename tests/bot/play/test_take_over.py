@@ -1,6 +1,6 @@
-"""Taking over a game someone left (``Walkthrough`` attached) on a fake of the practice
-game's menus, TIME UP and GAME OVER: the name entry finished where the person left it,
-and a TIME UP with no code to go back in with said as what to do."""
+"""Taking over a game someone left (``Walkthrough`` attached, ``TakeOver``) on a fake of
+the practice game's menus, TIME UP and GAME OVER: the name entry finished where the
+person left it, and a TIME UP with no code to go back in with said as what to do."""
 
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ class AttachedGame(FakeMenu):
 
 def walkthrough(game: AttachedGame, first: int, last: int) -> Walkthrough:
     walk = Walkthrough(game, game, PROFILE, first, last, progress=Progress(1))  # type: ignore[arg-type]
-    walk.measured_speed = 100.0  # as if measured on the level shown
+    walk.timing.measured_speed = 100.0  # as if measured on the level shown
     return walk
 
 
@@ -97,7 +97,7 @@ def test_at_the_name_prompt_it_finishes_the_name_instead_of_typing_the_start_seq
     game = AttachedGame("name", start_level=6)
     game.name = "PER"  # the person typed part of a name
     walk = walkthrough(game, 1, 10)
-    assert walk.take_over() is False, "the start sequence is needed"
+    assert walk.takeover.take_over() is False, "the start sequence is needed"
     assert walk.enter(1) == 6, "the game starts where its menu says (a code the person gave)"
     assert game.state == "level"
     assert game.name == PROFILE.start.name, "the name, not 2 5 ENTER typed into it"
@@ -108,7 +108,7 @@ def test_at_the_name_prompt_it_finishes_the_name_instead_of_typing_the_start_seq
 def test_at_the_title_it_types_the_whole_start_sequence():
     game = AttachedGame("title")
     walk = walkthrough(game, 1, 10)
-    assert walk.take_over() is False
+    assert walk.takeover.take_over() is False
     assert walk.enter(1) == 1 and game.state == "level" and game.name == PROFILE.start.name
     (enter,) = [data for event, data in game.notes if event == "enter"]
     assert "resumed_at" not in enter

@@ -58,6 +58,8 @@ def failed_run(tmp_path) -> Path:
     ]
     events = [
         {"event": "level_shown", "frame": 80, "level": 1},
+        {"event": "keys", "frame": 82, "level": 1, "keys": ["p", "p", "p"], "probe": True,
+         "hold_ms": 30.0, "gap_ms": 30.0, "rollover": False},
         {"event": "keys", "frame": 85, "level": 1, "keys": ["p", "p"]},
         {"event": "level_done", "frame": 130, "level": 1},
         {"event": "level_shown", "frame": 190, "level": 2},
@@ -241,10 +243,11 @@ def test_a_run_without_video_shows_the_replay_made_later(tmp_path):
 
 
 @pytest.mark.ffmpeg
-def test_keys_over_time_count_only_keys_pressed_in_levels(failed_run):
+def test_keys_over_time_count_only_keys_the_levels_took(failed_run):
     data = load(RunFolder(failed_run))
     times, keys = keys_over_time(data)
-    assert keys == [2, 3]  # ["p", "p"] in level 1, ["a"] in level 2; none outside levels
+    # ["p", "p"] in level 1, ["a"] in level 2; none outside levels, none of the key probe's
+    assert keys == [2, 3]
     assert times == pytest.approx([85 / 50.08, 200 / 50.08], abs=0.01)
     assert moments(data, ("correction",)) == pytest.approx([210 / 50.08], abs=0.01)
 

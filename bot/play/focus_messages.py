@@ -1,0 +1,62 @@
+"""What a run says when Fuse loses the keyboard focus or its picture is covered (the key
+driver's focus policy tells its listeners), on the progress line and in the events."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from bot.play.env import EnvWrapper, LogoEnv
+from bot.play.progress import Progress
+from bot.play.run_report import RunReport
+from bot.x11.focus import FocusPolicy
+
+log = logging.getLogger(__name__)
+
+PAUSED = "PAUSED: another window has the keyboard focus; click the Fuse window to go on"
+TAKING_BACK = "another window has the keyboard focus: taking it back in {:.0f} s"
+COVERED = "PAUSED: another window covers the Fuse picture; move it away to go on"
+RAISING = "another window covers the Fuse picture: raising Fuse in {:.0f} s"
+
+
+class FocusMessages:
+    """A focus listener (``on_focus``) that says what happens and counts what was done."""
+
+    def __init__(
+        self,
+        policy: FocusPolicy,
+        env: LogoEnv | EnvWrapper,
+        progress: Progress,
+        report: RunReport,
+    ) -> None:
+        self.policy = policy
+        self.env = env
+        self.progress = progress
+        self.report = report
+
+    def on_focus(self, event: str, data: dict[str, Any]) -> None:
+        """The key driver lost or regained the keyboard focus, or found the picture covered:
+        say so and note it."""
+        if event == "covered":
+            self.env.note("picture_covered")
+            log.warning("another window covers the Fuse picture: no key is pressed")
+            self.progress.update(status="another window covers the Fuse picture: waiting")
+            return
+        if event == "regained" and data.get("reason") == "covered":
+            self.env.note("picture_uncovered", how=data.get("how"), waited_s=data.get("waited_s"))
+            self.report.run_corrections[f"cover_{data.get('how', 'regained')}"] += 1
+            self.progress.update(status="")
+            return
+        self.env.note(f"focus_{event}", **{k: v for k, v in data.items() if k != "paused"})
+        if event == "paused":
+            policy = self.policy
+            if data.get("covered"):
+                log.warning("paused: another window covers the Fuse picture")
+                message = RAISING.format(policy.grace_s) if policy.take_back else COVERED
+            else:
+                log.warning("paused: another window has the keyboard focus")
+                message = TAKING_BACK.format(policy.grace_s) if policy.take_back else PAUSED
+            self.progress.update(status=message)
+        elif event == "regained":
+            self.report.run_corrections[f"focus_{data.get('how', 'regained')}"] += 1
+            self.progress.update(status="")

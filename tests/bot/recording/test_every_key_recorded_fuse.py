@@ -1,0 +1,44 @@
+"""End-to-end: every key event the bot sends to Fuse through XTest is in events.jsonl, the
+key probe's included (every key goes through the environment the recorder wraps)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from Xlib import X
+from Xlib.ext import xtest
+
+from bot.cli import main
+from bot.recording.events import read_events
+from bot.recording.folder import list_runs
+
+pytestmark = pytest.mark.fuse
+
+
+def test_the_xtest_key_events_sent_are_the_keys_recorded(xserver, tmp_path, monkeypatch):
+    sent: Counter[int] = Counter()
+    send = xtest.fake_input
+
+    def counted(dpy, event_type, *args, **kwargs):
+        sent[event_type] += 1
+        return send(dpy, event_type, *args, **kwargs)
+
+    monkeypatch.setattr(xtest, "fake_input", counted)
+    argv = ["walkthrough", "--levels", "1-2", "--probe-keys", "--display", xserver.display]
+    assert main([*argv, "--no-video", "--video-dir", str(tmp_path)]) == 0
+    (folder,) = list_runs(tmp_path)
+    events = list(read_events(folder.path / "events.jsonl"))
+    keys = [e for e in events if e["event"] == "keys"]
+    probe = [e for e in keys if e.get("probe")]
+    assert probe, "the key probe's presses are recorded"
+    assert sent[X.KeyPress] == sum(len(e["keys"]) for e in keys), "every press is recorded"
+    assert sent[X.KeyRelease] == sent[X.KeyPress]
+    # the probe's own account of its bursts (its trials) is found among them, in order
+    (found,) = [e for e in events if e["event"] == "key_probe"][-1:]
+    bursts = iter("".join(e["keys"]) for e in probe if not e.get("held"))
+    trials = [row[1] for row in found["trials"] if row[0] != "repeat"]
+    assert trials and all(trial in bursts for trial in trials), (trials, probe)
+    held = [e for e in probe if e.get("held")]
+    assert len(held) == sum(row[0] == "repeat" for row in found["trials"])
+    assert all({"hold_ms", "gap_ms", "rollover"} <= e.keys() for e in probe if not e.get("held"))
