@@ -17,6 +17,10 @@ PAUSED = "PAUSED: another window has the keyboard focus; click the Fuse window t
 TAKING_BACK = "another window has the keyboard focus: taking it back in {:.0f} s"
 COVERED = "PAUSED: another window covers the Fuse picture; move it away to go on"
 RAISING = "another window covers the Fuse picture: raising Fuse in {:.0f} s"
+GRABBED = (
+    "PAUSED: another program holds the keyboard (a screen locker or a password prompt?); "
+    "no key is pressed until it lets go"
+)
 
 
 class FocusMessages:
@@ -42,6 +46,16 @@ class FocusMessages:
             log.warning("another window covers the Fuse picture: no key is pressed")
             self.progress.update(status="another window covers the Fuse picture: waiting")
             return
+        if event == "grabbed":
+            self.env.note("keyboard_grabbed")
+            log.warning("another program holds the keyboard: no key is pressed")
+            self.progress.update(status=GRABBED)
+            return
+        if event == "regained" and data.get("reason") == "grab":
+            self.env.note("keyboard_released", waited_s=data.get("waited_s"))
+            self.report.run_corrections["keyboard_grab_waited"] += 1
+            self.progress.update(status="")
+            return
         if event == "regained" and data.get("reason") == "covered":
             self.env.note("picture_uncovered", how=data.get("how"), waited_s=data.get("waited_s"))
             self.report.run_corrections[f"cover_{data.get('how', 'regained')}"] += 1
@@ -50,7 +64,10 @@ class FocusMessages:
         self.env.note(f"focus_{event}", **{k: v for k, v in data.items() if k != "paused"})
         if event == "paused":
             policy = self.policy
-            if data.get("covered"):
+            if data.get("grabbed"):
+                log.warning("paused: another program holds the keyboard")
+                message = GRABBED
+            elif data.get("covered"):
                 log.warning("paused: another window covers the Fuse picture")
                 message = RAISING.format(policy.grace_s) if policy.take_back else COVERED
             else:

@@ -1,0 +1,46 @@
+"""What a run says and notes while the focus is lost, the picture covered, or another
+program holds the keyboard."""
+
+from __future__ import annotations
+
+import io
+
+from bot.play.focus_messages import GRABBED, PAUSED, FocusMessages
+from bot.play.progress import Progress
+from bot.play.run_report import RunReport
+from bot.x11.focus import FocusPolicy
+
+
+class Notes:
+    def __init__(self):
+        self.notes = []
+
+    def note(self, event, **data):
+        self.notes.append((event, data))
+
+
+def messages(take_back: bool = False):
+    policy = FocusPolicy(take_back=take_back, wait=True)
+    env, stream = Notes(), io.StringIO()
+    progress = Progress(3, stream=stream)
+    report = RunReport(1, 3)
+    return FocusMessages(policy, env, progress, report), env, progress, report
+
+
+def test_a_keyboard_grab_is_said_noted_and_counted_when_it_ends():
+    said, env, progress, report = messages()
+    said.on_focus("grabbed", {})
+    said.on_focus("paused", {"covered": False, "grabbed": True, "paused": True})
+    assert progress.status == GRABBED
+    said.on_focus("regained", {"how": "returned", "waited_s": 2.5, "reason": "grab"})
+    assert progress.status == ""
+    assert [e for e, _ in env.notes] == ["keyboard_grabbed", "focus_paused", "keyboard_released"]
+    assert env.notes[-1][1] == {"waited_s": 2.5}
+    assert report.run_corrections == {"keyboard_grab_waited": 1}
+
+
+def test_a_lost_focus_without_taking_it_back_asks_for_a_click():
+    said, _, progress, _ = messages(take_back=False)
+    said.on_focus("lost", {})
+    said.on_focus("paused", {"covered": False, "grabbed": False, "paused": True})
+    assert progress.status == PAUSED
