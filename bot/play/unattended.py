@@ -133,9 +133,9 @@ class Walkthrough:
         on_focus = self.focus_messages.on_focus
         self.session.focus_policy.listeners.append(on_focus)
         level, enter, done_before = self.first, True, False
-        if self.session.attached:
-            enter = not self.takeover.take_over()
         try:
+            if self.session.attached:
+                enter = not self.takeover.take_over()
             while level <= self.last:
                 self.progress.update(level=level)
                 try:
@@ -159,7 +159,10 @@ class Walkthrough:
                         self.timing.probe_keys(level)
                         first = self.player.wait_level(self.level_timeout_s)
                     result = self.player.play_level(first)
-                except (LevelFailed, EmulatorError, MenuFailed) as exc:
+                except (LevelFailed, EmulatorError, MenuFailed, Unreadable) as exc:
+                    if isinstance(exc, Unreadable) and not self.game_seen:
+                        raise  # never seen: the screen is not the game the profile describes
+                    # once the game was seen, a screen misread is a failed attempt
                     self.failures.recover(level, exc, self.game_seen)
                     # the person's Fuse may still show the level: play on from its board
                     enter = not (self.session.attached and self.takeover.take_over())
@@ -172,6 +175,9 @@ class Walkthrough:
                 self.env.wait_for(lambda o: not o.level_shown, 10)
         except KeyboardInterrupt:
             report.status = "aborted"
+            raise
+        except BaseException:
+            report.status = "failed"  # run.json never says "running" after the run
             raise
         finally:
             report.seconds = time.monotonic() - started

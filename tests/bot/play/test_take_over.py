@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.errors import GaveUp, LevelGone
+from bot.errors import GaveUp, LevelGone, MenuFailed, Unreadable
 from bot.play.progress import Progress
 from bot.play.unattended import Walkthrough
 from bot.profile import load_profile
@@ -140,3 +140,41 @@ def test_time_up_with_no_code_known_says_how_to_give_one():
     assert game.state == "title", "left at the title, GAME OVER skipped, nothing typed"
     seen = [data["screen"] for event, data in game.notes if event == "take_over"]
     assert seen == [None, "title"], "the level, then the title GAME OVER was left to"
+
+
+def test_a_take_over_that_fails_leaves_the_report_failed_not_running():
+    game = AttachedGame("level")
+    walk = walkthrough(game, 1, 3)
+
+    def cannot(*args, **kwargs):
+        raise MenuFailed("the game shows no screen the profile knows")
+
+    walk.takeover.take_over = cannot  # type: ignore[method-assign]
+    with pytest.raises(MenuFailed):
+        walk.run()
+    assert walk.report.status == "failed"
+
+
+class MisreadsTheBoard(TimeRunsOut):
+    """A player that sees the level, then cannot read the board in play."""
+
+    def play_level(self, obs: Obs):
+        raise Unreadable("the board at cell 3 4 has no known colour")
+
+
+def test_a_misread_in_play_after_the_game_was_seen_is_a_failed_attempt():
+    game = AttachedGame("level")
+    walk = walkthrough(game, 3, 5)
+    walk.player = MisreadsTheBoard(game)  # type: ignore[assignment]
+    attempts = []
+
+    def recover(level, exc, game_seen):
+        attempts.append((level, type(exc).__name__, game_seen))
+        if len(attempts) == 2:
+            raise GaveUp("level 3 failed 2 times in a row")
+
+    walk.failures.recover = recover  # type: ignore[method-assign]
+    with pytest.raises(GaveUp):
+        walk.run()
+    assert attempts == [(3, "Unreadable", True)] * 2, "each misread a failed attempt"
+    assert walk.report.status == "failed"
