@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.errors import BotError
+from bot.errors import BotError, MovieError
 from bot.fuse.session import Segment
 from bot.recording.movie import read_frames
 from bot.recording.scan import LevelScanner, LevelSpan
@@ -33,7 +33,8 @@ class Encoded:
     video: Path | None = None
     codec: str | None = None
     video_frames: int = 0
-    error: str | None = None
+    error: str | None = None  # why there is no video
+    movie_errors: dict[int, str] = field(default_factory=dict)  # segment -> why its movie ended
     seconds: float = 0.0
 
 
@@ -54,26 +55,43 @@ def encode(
             if segment.movie is None or not segment.movie.is_file():
                 continue
             scanner = LevelScanner(vision, segment.number)
-            for frame in read_frames(segment.movie):
-                scanner.feed(frame)
-                if progress is not None and scanner.frames % 1000 == 0:
-                    progress(sum(out.frames.values()) + scanner.frames)
-                if video is not None and out.error is None:
-                    if writer is None:
-                        writer = _open(video, frame, zoom, out)
-                    if writer is not None:
-                        writer.write(frame)
+            try:
+                for frame in read_frames(segment.movie):
+                    scanner.feed(frame)
+                    if progress is not None and scanner.frames % 1000 == 0:
+                        progress(sum(out.frames.values()) + scanner.frames)
+                    if video is not None and out.error is None:
+                        if writer is None:
+                            writer = _open(video, frame, zoom, out)
+                        if writer is not None:
+                            _write(writer, frame, out)
+            except MovieError as exc:  # this segment's frames end here; the next ones follow
+                out.movie_errors[segment.number] = exc.message
+                log.warning("segment %d's movie: %s", segment.number, exc.message)
             out.spans += scanner.finish()
             out.frames[segment.number] = scanner.frames
             out.final_boards[segment.number] = scanner.final_board
+    finally:  # the writer (ffmpeg) is closed whatever happened
         if writer is not None:
-            writer.close()
-            out.video, out.codec, out.video_frames = video, writer.codec, writer.frames
+            try:
+                writer.close()
+            except BotError as exc:
+                out.error = out.error or exc.message
+                log.warning("no video: %s", exc.message)
+            if out.error is None:
+                out.video, out.codec, out.video_frames = video, writer.codec, writer.frames
+        if video is not None and writer is None and out.error is None and out.movie_errors:
+            out.error = next(iter(out.movie_errors.values()))  # no frame came out at all
+        out.seconds = time.monotonic() - started
+    return out
+
+
+def _write(writer: VideoWriter, frame, out: Encoded) -> None:
+    try:
+        writer.write(frame)
     except BotError as exc:
         out.error = exc.message
         log.warning("no video: %s", exc.message)
-    out.seconds = time.monotonic() - started
-    return out
 
 
 def _open(video: Path, frame, zoom: int, out: Encoded) -> VideoWriter | None:
