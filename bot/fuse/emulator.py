@@ -14,6 +14,7 @@ from pathlib import Path
 
 from bot import processes
 from bot.errors import EmulatorError, InputError, installed
+from bot.fuse.log_tail import log_tail
 from bot.fuse.spectrum_files import CUT, snapshot_problem, tape_problem
 from bot.x11.display import check_display, open_display
 from bot.x11.window import ask_to_close, find_fuse_window
@@ -172,12 +173,12 @@ class Fuse:
                 if process.poll() is not None:
                     raise EmulatorError(
                         f"Fuse exited during start-up (exit {process.returncode}): "
-                        f"{_tail(log_path)}",
+                        f"{log_tail(log_path)}",
                         hint="check the ROM, snapshot or tape it was given",
                     )
                 if time.monotonic() - started > timeout:
                     raise EmulatorError(
-                        f"Fuse did not show its window within {timeout:.0f} s: {_tail(log_path)}"
+                        f"Fuse did not show its window within {timeout:.0f} s: {log_tail(log_path)}"
                     )
                 time.sleep(0.01)
         except BaseException:  # an error, or Ctrl-C/SIGTERM during start-up
@@ -275,14 +276,6 @@ def _kill(process: subprocess.Popen[bytes]) -> None:
     if process.poll() is None:
         process.kill()
         process.wait()
-
-
-def _tail(path: Path, lines: int = 3) -> str:
-    try:
-        text = path.read_text(errors="replace").strip().splitlines()
-    except OSError:
-        return "(no log)"
-    return " | ".join(text[-lines:]) or "(no output)"
 
 
 def _absolute(path: Path) -> str:

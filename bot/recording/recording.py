@@ -66,9 +66,10 @@ class Recording:
         self.capture_info: dict[str, Any] | None = None  # what rendering it said
         self.frames_seen = None
         if options.annotate:
-            from bot.recording.annotated_video import FrameStore
+            from bot.recording.annotated_video import FramesSeen
+            from bot.recording.frame_store import FrameStore
 
-            self.frames_seen = FrameStore(folder.path / "frames.tmp")
+            self.frames_seen = FramesSeen(FrameStore(folder.path / "frames.tmp"))
         self._log_level = logging.getLogger().level
         self._log_handler = _file_log(folder.log)
         self.event("run_start", mode=mode, command=command, folder=str(folder.path))

@@ -3,11 +3,10 @@
 ``ScreenCapture`` grabs the picture on its own thread (its own X connection) every
 ``step`` emulated frames at the speed it is told (``retime`` once the speed has been
 measured), and keeps only the frames that changed, with the wall time they were
-grabbed (zlib-compressed in a temporary file), so that it costs little while the bot
-plays. ``render`` writes the MP4 afterwards at ``FRAME_RATE / step`` frames per
-second: frame i shows the picture grabbed last before ``i / rate`` emulated seconds,
-which at the measured speed is a wall time, so one video second is one emulated
-second.
+grabbed (in a ``FrameStore``), so that it costs little while the bot plays. ``render``
+writes the MP4 afterwards at ``FRAME_RATE / step`` frames per second: frame i shows the
+picture grabbed last before ``i / rate`` emulated seconds, which at the measured speed
+is a wall time, so one video second is one emulated second.
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ from __future__ import annotations
 import logging
 import threading
 import time
-import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -26,6 +24,7 @@ import numpy as np
 
 from bot.errors import BotError
 from bot.frames import FPS, FRAME_RATE
+from bot.recording.frame_store import FrameStore, Picture
 from bot.recording.video import write_video
 from bot.x11.grab import open_grabber
 
@@ -49,9 +48,7 @@ class Clock:
 @dataclass(frozen=True)
 class Kept:
     at: float  # wall seconds from the start of the capture
-    offset: int
-    length: int
-    shape: tuple[int, ...]
+    picture: Picture
 
 
 class ScreenCapture:
@@ -63,7 +60,7 @@ class ScreenCapture:
     ) -> None:  # fmt: skip
         self.open_grab = open_grab  # called on the capture thread: (grab, close)
         self.clock = clock or Clock()
-        self.store = store
+        self.store = FrameStore(store)
         self.step = step
         self.interval_s = self.interval_for(speed_percent)
         self.kept: list[Kept] = []
@@ -77,7 +74,6 @@ class ScreenCapture:
         self.stopped: float | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="screen-capture", daemon=True)
-        self._size = 0
 
     @property
     def rate(self) -> Fraction:
@@ -113,46 +109,39 @@ class ScreenCapture:
         except Exception as exc:  # the window went away before the first grab
             self.error = f"cannot capture the picture: {exc}"
             return
-        last: np.ndarray | None = None
         try:
-            with open(self.store, "wb") as out:
-                self.started = due = self.clock.now()
-                while not self._stop.is_set():
-                    wait = due - self.clock.now()
-                    if wait > 0 and self.clock.wait(self._stop, wait):
+            self.started = due = self.clock.now()
+            while not self._stop.is_set():
+                wait = due - self.clock.now()
+                if wait > 0 and self.clock.wait(self._stop, wait):
+                    break
+                offered = self._offered
+                if offered is not None and abs(offered[1] - due) <= self.interval_s / 2:
+                    frame = offered[0]
+                    self.reused += 1
+                else:
+                    try:
+                        frame = grab()
+                    except Exception as exc:  # Fuse closed: the video ends here
+                        self.error = f"capture stopped: {exc}"
                         break
-                    offered = self._offered
-                    if offered is not None and abs(offered[1] - due) <= self.interval_s / 2:
-                        frame = offered[0]
-                        self.reused += 1
-                    else:
-                        try:
-                            frame = grab()
-                        except Exception as exc:  # Fuse closed: the video ends here
-                            self.error = f"capture stopped: {exc}"
-                            break
-                    at = self.clock.now() - self.started
-                    self.grabs += 1
-                    if last is None or not np.array_equal(frame, last):
-                        data = zlib.compress(np.ascontiguousarray(frame).tobytes(), 1)
-                        out.write(data)
-                        self.kept.append(Kept(at, self._size, len(data), frame.shape))
-                        self._size += len(data)
-                        last = frame
-                    due += self.interval_s
-                    if due < self.clock.now():  # fell behind: skip to now
-                        self.late += 1
-                        due = self.clock.now()
-                self.stopped = self.clock.now()
+                at = self.clock.now() - self.started
+                self.grabs += 1
+                picture = self.store.put(frame)
+                if not self.kept or picture != self.kept[-1].picture:  # it changed
+                    self.kept.append(Kept(at, picture))
+                due += self.interval_s
+                if due < self.clock.now():  # fell behind: skip to now
+                    self.late += 1
+                    due = self.clock.now()
+            self.stopped = self.clock.now()
         finally:
+            self.store.close()
             self.cpu_s = time.thread_time()  # what the capture cost the machine
             close()
 
     def pixels(self, kept: Kept) -> np.ndarray:
-        with open(self.store, "rb") as f:
-            f.seek(kept.offset)
-            data = zlib.decompress(f.read(kept.length))
-        return np.frombuffer(data, dtype=np.uint8).reshape(kept.shape)
+        return self.store.get(kept.picture)
 
     def _images(self, frames: int, wall_per_frame: float) -> Iterator[np.ndarray]:
         """Video frame i: the picture grabbed last by ``i * wall_per_frame`` wall seconds
@@ -190,7 +179,7 @@ class ScreenCapture:
             info["error"] = exc.message
             log.warning("no video: %s", exc.message)
         finally:
-            self.store.unlink(missing_ok=True)
+            self.store.remove()
             info["seconds_to_encode"] = round(time.monotonic() - began, 3)
         return info
 

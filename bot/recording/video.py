@@ -21,6 +21,7 @@ import numpy as np
 from bot import processes
 from bot.errors import VideoError, installed
 from bot.frames import FRAME_RATE
+from bot.fuse.log_tail import log_tail
 
 
 class VideoWriter:
@@ -98,10 +99,7 @@ class FfmpegWriter(VideoWriter):
         self._log.unlink(missing_ok=True)
 
     def _tail(self) -> str:
-        try:
-            return " | ".join(self._log.read_text(errors="replace").strip().splitlines()[-3:])
-        except OSError:
-            return "(no ffmpeg log)"
+        return log_tail(self._log, unreadable="(no ffmpeg log)", empty="")
 
 
 class OpenCvWriter(VideoWriter):

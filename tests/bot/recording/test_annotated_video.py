@@ -1,0 +1,88 @@
+"""The annotated video: each emulated frame keeps the picture the bot saw last in it, and
+each video frame shows the picture of its moment (pictures whose pixels are their number)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bot.play.env import Observation
+from bot.profile import load_profile
+from bot.recording import annotated_video
+from bot.recording.annotated_video import FramesSeen, render
+from bot.recording.events import EventLog
+from bot.recording.folder import RunFolder
+from bot.recording.frame_store import FrameStore
+from bot.recording.run_state import RecordOptions, RunState
+from bot.see.annotate import ZOOM
+from bot.see.vision import Vision
+
+PROFILE = load_profile("practice")
+VISION = Vision(PROFILE)
+WIDTH, HEIGHT = PROFILE.geometry.window
+
+
+def picture(number: int) -> np.ndarray:
+    """A window-sized picture whose every pixel is ``number``."""
+    return np.full((HEIGHT, WIDTH, 3), number, dtype=np.uint8)
+
+
+# (emulated frame, picture) of each look, in order: the bot looks several times in one
+# frame (the picture may change between two looks in it), skips frames, and sees the
+# same picture in frames that follow each other.
+LOOKS = [
+    (0, 1), (0, 1), (1, 1), (1, 2), (1, 2), (2, 2), (2, 2), (2, 2), (4, 3), (4, 3),
+    (5, 3), (6, 4), (6, 5), (6, 5), (7, 5), (9, 6), (9, 6), (9, 7), (12, 7), (12, 7),
+]  # fmt: skip
+SEEN_LAST = {frame: number for frame, number in LOOKS}  # the picture each frame keeps
+
+
+def stored(tmp_path) -> FramesSeen:
+    seen = FramesSeen(FrameStore(tmp_path / "frames.tmp"))
+    for frame, number in LOOKS:
+        seen.add(Observation(picture(number), VISION, at=frame / 50), 0, frame)
+    seen.close()
+    return seen
+
+
+def test_each_frame_keeps_the_picture_the_bot_saw_last_in_it(tmp_path):
+    """A second look at the same frame replaces the first; when its picture had not
+    changed, it must still point at that picture, not at the frame before's (the stale
+    pictures of issue 21: frame 1 showed picture 1, frame 4 still showed picture 1)."""
+    seen = stored(tmp_path)
+    assert [e.frame for e in seen.entries] == sorted(SEEN_LAST)
+    shown = {e.frame: int(seen.pixels(e)[0, 0, 0]) for e in seen.entries}
+    assert shown == SEEN_LAST
+
+
+@pytest.mark.ffmpeg
+def test_each_video_frame_shows_the_picture_of_its_moment(tmp_path, monkeypatch):
+    """Video frame f shows the picture kept for the last looked-at frame up to f."""
+    seen = stored(tmp_path)
+    state = RunState(
+        RunFolder(tmp_path), RecordOptions(tmp_path), "walkthrough", [], PROFILE, 0.0,
+        EventLog(tmp_path / "events.jsonl"), movie_frames={0: 15},
+    )  # fmt: skip
+    shown: list[int] = []
+    write_video = annotated_video.write_video
+
+    def spy(path, images):
+        def each():
+            for image in images:
+                under = image[: HEIGHT * ZOOM : ZOOM, ::ZOOM]  # the picture, back to 1x
+                assert (under == under[0, 0]).all(), "nothing drawn over the picture"
+                shown.append(int(under[0, 0, 0]))
+                yield image
+
+        return write_video(path, each())
+
+    monkeypatch.setattr(annotated_video, "write_video", spy)
+    info = render(seen, tmp_path / "annotated.mp4", state, 15)
+    assert info["error"] is None and info["frames"] == 15
+    last = 0
+    expected = []
+    for f in range(15):
+        last = SEEN_LAST.get(f, last)
+        expected.append(last)
+    assert shown == expected
+    assert not (tmp_path / "frames.tmp").exists()
