@@ -1,4 +1,8 @@
-"""One running game: an X display, Fuse, a grabber, a key driver and the vision layer."""
+"""One running game: an X display, Fuse, a grabber, a key driver and the vision layer.
+
+One piece over 300 lines: opening, attaching, restarting and closing a session touch the
+same five parts in the same order, and each must undo what the others did.
+"""
 
 from __future__ import annotations
 

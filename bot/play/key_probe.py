@@ -18,6 +18,9 @@ It works in emulated frames (the ``ProbeIO``'s ``frame_ms``), stops after ``budg
 and goes on where it stopped when run again (on the next level), and puts the cursor
 back where it found it. The decisions live here; ``bot.play.probe_io`` does the
 pressing and looking, and a fake console in the tests stands in for it.
+
+One piece over 300 lines: the four phases share one budget, one ladder of frame counts and
+one result, and go on from each other where the last probe stopped.
 """
 
 from __future__ import annotations

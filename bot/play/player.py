@@ -4,6 +4,9 @@ Every move is checked by re-reading the cursor, every action by re-reading the
 board; a lost action is pressed again once the cursor has been read again (acting
 on a stone does nothing, so that is safe), a wrong stone is taken back with RESET,
 and the plan resumes from the last board state that matches it.
+
+One piece over 300 lines: the moves, their checks and each correction share the level's
+state (plan, boards, cursor) and are read as one loop.
 """
 
 from __future__ import annotations

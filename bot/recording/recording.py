@@ -4,6 +4,9 @@ Use it as a context manager around the session and the game loop; on the way out
 after a failure or Ctrl-C, it writes ``run.json`` at once, then turns Fuse's movie into
 ``video.mp4`` (and ``annotated.mp4``), finds the exact frames of each level, and writes
 ``run.json`` again with all of it.
+
+One piece over 300 lines: the folder's lifetime (start, events, finish on any exit) is
+one sequence; what it writes is built in the modules it calls.
 """
 
 from __future__ import annotations

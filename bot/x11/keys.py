@@ -16,6 +16,9 @@ the root included), and the press is not sent. A grab that succeeds is let go at
 grabbing the window that already has the focus moves no focus, so Fuse sees no event.
 A key held down when another client's grab begins has its release delivered to that
 client (the server's key must come up; a lone release types nothing).
+
+One piece over 300 lines: the base key driver's timing and the XTest driver's guarded
+events are one contract (every event checked, every press released), read together.
 """
 
 from __future__ import annotations
