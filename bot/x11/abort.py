@@ -157,16 +157,32 @@ def guard(
     in the main thread while the block runs, never in the middle of a key event."""
     main = threading.current_thread() is threading.main_thread()
     reason: dict[str, Any] = {"message": "stopped by Ctrl-C"}
+    state: dict[str, Any] = {"dropped": None, "in_hook": 0}
+
+    def resend() -> None:
+        threading.Timer(0.005, signal.pthread_kill, (main_ident, signal.SIGINT)).start()
 
     def on_sigint(signum: int, frame: object) -> None:
-        interrupt_or_defer(Aborted(reason["message"]))
+        interrupt = state["dropped"] or Aborted(reason["message"])
+        if state["in_hook"]:  # raised here it would be dropped too: once more, later
+            state["dropped"] = interrupt
+            resend()
+            return
+        state["dropped"] = None
+        interrupt_or_defer(interrupt)
 
     def on_unraisable(unraisable: Any) -> None:
         # The handler ran inside a finalizer (a __del__ or weakref callback), where Python
-        # prints the exception and drops it: deliver it again once the finalizer is done.
-        if isinstance(unraisable.exc_value, Aborted) and main_ident is not None:
+        # prints the exception and drops it: deliver it again once the finalizer is done
+        # (a Ctrl-C, the abort key, or SIGTERM/SIGHUP taken as an interrupt).
+        if isinstance(unraisable.exc_value, KeyboardInterrupt) and main_ident is not None:
             log.info("the stop came inside a finalizer, which dropped it: raised again")
-            threading.Timer(0.005, signal.pthread_kill, (main_ident, signal.SIGINT)).start()
+            state["dropped"] = unraisable.exc_value
+            state["in_hook"] += 1
+            try:
+                resend()
+            finally:
+                state["in_hook"] -= 1
             return
         previous_hook(unraisable)
 

@@ -70,3 +70,16 @@ def test_a_stop_that_lands_in_a_finalizer_is_raised_again_after_it():
         while time.monotonic() - started < 2:
             time.sleep(0.01)
     assert time.monotonic() - started < 1
+
+
+def test_a_sigterm_that_lands_in_a_finalizer_is_raised_again_as_itself():
+    from bot.interrupts import Terminated, on_signal
+
+    started = time.monotonic()
+    with pytest.raises(Terminated, match="SIGTERM"), guard(None, None, lambda: None):
+        thing = _Thing()
+        weakref.finalize(thing, on_signal, signal.SIGTERM)
+        del thing  # the handler's Terminated is dropped by the finalizer here
+        while time.monotonic() - started < 2:
+            time.sleep(0.01)
+    assert time.monotonic() - started < 1

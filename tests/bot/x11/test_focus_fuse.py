@@ -245,12 +245,20 @@ def test_a_grab_in_the_middle_of_a_burst_gets_no_key_press(xserver, tmp_path):
     ):
         events = events_of(session.focus_policy)
         env = at_name_prompt(session)
-        grabber = threading.Timer(0.2, thief.grab_keyboard)
+        grabbed_at = {}
+
+        def grab_then_let_go() -> None:
+            thief.grab_keyboard()
+            time.sleep(0.6)  # a screen locker, unlocked 0.6 s later
+            grabbed_at["got"] = thief.events()
+            thief.ungrab_keyboard()
+
+        grabber = threading.Timer(0.2, grab_then_let_go)
         grabber.start()
-        session.keys.type_text(NAME)  # 10 letters at 25/25 ms: 0.5 s
+        with session.timed(KeyTiming(150, 150, rollover=False)):  # 3 s: the grab lands inside
+            session.keys.type_text(NAME)
         grabber.join()
-        got = thief.events()
-        thief.ungrab_keyboard()
+        got = grabbed_at["got"]
         typed = name_typed(env)
     assert [e["type"] for e in got] in ([], ["release"]), got
     assert "grabbed" in [e for e, _ in events], events
