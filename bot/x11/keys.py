@@ -9,13 +9,11 @@ Fuse has lost the focus it is swallowed by a keyboard grab of the bot's own, so 
 other window sees nothing (Fuse lets go of its keys when it loses the focus).
 
 The focus is not enough: an X client holding an active keyboard grab (a screen locker,
-a password prompt) receives every key event whoever has the focus. So before each press,
-still under the server grab, the bot tries a keyboard grab of its own on the focused
-window: the server answers AlreadyGrabbed while another client holds one (on any window,
-the root included), and the press is not sent. A grab that succeeds is let go at once;
-grabbing the window that already has the focus moves no focus, so Fuse sees no event.
-A key held down when another client's grab begins has its release delivered to that
-client (the server's key must come up; a lone release types nothing).
+a password prompt) receives every key event whoever has the focus. A ``GrabWatch``
+follows such grabs from the focus events of Fuse's window, and a press is not sent while
+one is held (``bot.x11.keyboard_grab``); the policy waits it out. A key held down when
+another client's grab begins has its release delivered to that client (the server's key
+must come up; a lone release types nothing).
 
 One piece over 300 lines: the base key driver's timing and the XTest driver's guarded
 events are one contract (every event checked, every press released), read together.
@@ -25,7 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from Xlib import XK, X
@@ -38,6 +36,7 @@ from bot.interrupts import critical
 from bot.x11.cover import CoverWatch
 from bot.x11.display import open_display
 from bot.x11.focus import FocusPolicy
+from bot.x11.keyboard_grab import GrabWatch, server_grabbed
 from bot.x11.window import is_within
 
 # Names the profiles use for keys that are not single characters.
@@ -231,16 +230,6 @@ class KeyDriver:
         raise NotImplementedError
 
 
-@contextlib.contextmanager
-def _server_grabbed(dpy: xdisplay.Display) -> Iterator[None]:
-    dpy.grab_server()
-    try:
-        yield
-    finally:
-        dpy.ungrab_server()
-        dpy.sync()
-
-
 def focus_id(dpy: xdisplay.Display) -> int | None:
     """The id of the window with the input focus (None for PointerRoot or no focus)."""
     try:
@@ -257,43 +246,27 @@ def focus_within(dpy: xdisplay.Display, window_id: int) -> bool:
     return focus is not None and (focus == window_id or is_within(dpy, focus, window_id))
 
 
-def grabbed_by_another(dpy: xdisplay.Display) -> bool:
-    """Another X client holds an active keyboard grab (call with the server grabbed).
-
-    A grab of our own on the focused window (the root when there is none) is refused
-    with AlreadyGrabbed while another client holds one; a grab that succeeds is let go
-    at once, and, being on the window that has the focus, moves no focus."""
-    focus = focus_id(dpy)
-    window = dpy.create_resource_object("window", focus) if focus else dpy.screen().root
-    status = window.grab_keyboard(False, X.GrabModeAsync, X.GrabModeAsync, X.CurrentTime)
-    if status == X.GrabNotViewable and focus:
-        root = dpy.screen().root
-        status = root.grab_keyboard(False, X.GrabModeAsync, X.GrabModeAsync, X.CurrentTime)
-    if status == X.GrabSuccess:
-        dpy.ungrab_keyboard(X.CurrentTime)
-        return False
-    return status in (X.AlreadyGrabbed, X.GrabFrozen)
-
-
 def send_guarded(
     dpy: xdisplay.Display,
     window_id: int,
     keycode: int,
     down: bool,
     deliver: Callable[[], None] | None = None,
+    watch: GrabWatch | None = None,
 ) -> bool:
     """One key event that only ``window_id`` can receive, on connection ``dpy``.
 
     With the server grabbed (no other client runs meanwhile): when ``window_id`` (or a
-    window inside it) has the focus and no other client grabs the keyboard, the event is
-    sent (``deliver``, or an XTest event); otherwise a press is not sent (returns False)
-    and a release is sent under a keyboard grab of our own where one can be had, so the
-    window that has the focus receives nothing (returns True).
+    window inside it) has the focus and no other client holds the keyboard (``watch``,
+    whose events the focus check's round trip has just brought in), the event is sent
+    (``deliver``, or an XTest event); otherwise a press is not sent (returns False) and a
+    release is sent under a keyboard grab of our own where one can be had, so the window
+    that has the focus receives nothing (returns True).
     """
     kind = X.KeyPress if down else X.KeyRelease
-    with critical(), _server_grabbed(dpy):
+    with critical(), server_grabbed(dpy):
         if focus_within(dpy, window_id):
-            if down and grabbed_by_another(dpy):
+            if down and watch is not None and watch.held():
                 return False
             if deliver is None:
                 xtest.fake_input(dpy, kind, keycode)
@@ -308,7 +281,9 @@ def send_guarded(
         if grab == X.GrabSuccess:
             dpy.ungrab_keyboard(X.CurrentTime)
     while dpy.pending_events():  # the swallowed release came to us
-        dpy.next_event()
+        event = dpy.next_event()
+        if watch is not None:
+            watch.take(event)
     return True
 
 
@@ -334,6 +309,8 @@ class XTestKeys(KeyDriver):
             raise DisplayError(f"the X display {display} has no XTEST extension")
         self.window_id = window_id
         self._window = self._dpy.create_resource_object("window", window_id)
+        with critical():
+            self._grab_watch = GrabWatch(self._dpy, self._window)
         self.policy = policy or FocusPolicy(take_back=take_focus)
         self.cover: CoverWatch | None = None  # set by the session: no press while covered
         self._codes: dict[str, int] = {}
@@ -364,8 +341,9 @@ class XTestKeys(KeyDriver):
 
     def keyboard_grabbed(self) -> bool:
         """Another client holds an active keyboard grab now (no key is pressed meanwhile)."""
-        with critical(), _server_grabbed(self._dpy):
-            return grabbed_by_another(self._dpy)
+        with critical():
+            self._dpy.sync()  # a round trip: the focus events sent so far are in
+            return self._grab_watch.held()
 
     def covered(self) -> bool:
         """Another window is over Fuse's picture now (no key is pressed meanwhile)."""
@@ -393,7 +371,7 @@ class XTestKeys(KeyDriver):
         """Hold, but stop at once when another window takes the focus: the release is then
         swallowed before X autorepeat could send the held key to that window."""
         while (left := when - time.perf_counter()) > 0:
-            if not self.focused() or self.keyboard_grabbed():
+            if not self.focused() or self._grab_watch.held():  # focused(): a round trip
                 return
             time.sleep(min(left, poll_s))
 
@@ -418,7 +396,12 @@ class XTestKeys(KeyDriver):
         if down and self.covered():
             return False
         return send_guarded(
-            self._dpy, self.window_id, code, down, lambda: self._deliver(key, code, down)
+            self._dpy,
+            self.window_id,
+            code,
+            down,
+            lambda: self._deliver(key, code, down),
+            self._grab_watch,
         )
 
     def _deliver(self, key: str, code: int, down: bool) -> None:
