@@ -1,8 +1,9 @@
 """Is a run folder complete and valid? What the chaos benchmark and the fault tests ask.
 
 Complete: ``run.json`` and ``events.jsonl`` are there and follow their schemas
-(``recordings/*.schema.json``), the video holds as many frames as ``run.json`` says,
-every input recording it names exists, and so does ``report.html``. Valid also means
+(``recordings/*.schema.json``), the video holds as many frames as ``run.json`` says (a
+run aborted while its video was written has none, and says so), every input recording
+it names exists, and so does ``report.html``. Valid also means
 consistent with itself: the levels it lists as done have their target as end board,
 and every restart and crash noted in the events is there.
 """
@@ -92,8 +93,11 @@ def _schemas(check: FolderCheck) -> None:
 def _video(check: FolderCheck) -> None:
     video = check.run.get("video") or {}
     if not video.get("path"):
-        if video.get("error") and "not recorded" not in video["error"]:
-            check.problems.append(f"no video: {video['error']}")
+        error = video.get("error") or ""
+        # stopped while it was written: an aborted run has no video and says so
+        stopped = error.startswith("interrupted") and check.run.get("status") == "aborted"
+        if error and "not recorded" not in error and not stopped:
+            check.problems.append(f"no video: {error}")
         return
     path = check.path / video["path"]
     if not path.is_file():

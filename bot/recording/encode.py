@@ -72,6 +72,10 @@ def encode(
     except BotError as exc:
         out.error = exc.message
         log.warning("no video: %s", exc.message)
+    except KeyboardInterrupt:  # Ctrl-C or a signal: no half-written video is left behind
+        if writer is not None:
+            writer.discard()
+        raise
     out.seconds = time.monotonic() - started
     return out
 
