@@ -5,7 +5,8 @@ Complete: ``run.json`` and ``events.jsonl`` are there and follow their schemas
 run aborted while its video was written has none, and says so), every input recording
 it names exists, and so does ``report.html``. Valid also means
 consistent with itself: the levels it lists as done have their target as end board,
-and every restart and crash noted in the events is there.
+and every restart and crash noted in the events is there (a run stopped before its
+Fuse started has no segment).
 """
 
 from __future__ import annotations
@@ -60,9 +61,12 @@ def check_folder(path: Path, status: str | None = "complete") -> FolderCheck:
         rzx = segment.get("rzx")
         if rzx and not (check.path / rzx).is_file():
             check.problems.append(f"segment {segment['number']}: {rzx} is missing")
-    if len(run.get("segments", [])) != 1 + check.count("restart"):
+    # one segment per Fuse, none when the run stopped before its Fuse started
+    fuse = check.count("fuse_started") + check.count("fuse_attached")
+    if len(run.get("segments", [])) != (1 + check.count("restart") if fuse else 0):
         check.problems.append(
             f"{len(run.get('segments', []))} segments for {check.count('restart')} restarts"
+            + ("" if fuse else " and no Fuse started")
         )
     _video(check)
     if not (check.path / "report.html").is_file():

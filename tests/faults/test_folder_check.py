@@ -9,14 +9,14 @@ import pytest
 from faults.folder_check import check_folder
 from tests.bot.recording.run_folders import level, make_run
 
+FUSE_STARTED = {"event": "fuse_started", "frame": 0, "pid": 1, "display": ":1"}
 STOPPED = "interrupted: stopped by SIGTERM ('logo-bot replay RUN --headless' makes one)"
 
 
 @pytest.mark.parametrize(("status", "valid"), [("aborted", True), ("complete", False)])
 def test_only_an_aborted_run_may_lack_the_video_it_was_stopped_writing(tmp_path, status, valid):
-    folder = make_run(
-        tmp_path, f"20261125T000000Z-{status}", [level(1)], status=status, video=False
-    )
+    name = f"20261125T000000Z-{status}"
+    folder = make_run(tmp_path, name, [level(1)], [FUSE_STARTED], status=status, video=False)
     run = json.loads((folder / "run.json").read_text())
     run["video"]["error"] = STOPPED
     (folder / "run.json").write_text(json.dumps(run))
@@ -25,3 +25,24 @@ def test_only_an_aborted_run_may_lack_the_video_it_was_stopped_writing(tmp_path,
     assert check.ok is valid, check.problems
     if not valid:
         assert check.problems == [f"no video: {STOPPED}"]
+
+
+@pytest.mark.parametrize(("fuse_started", "valid"), [(False, True), (True, False)])
+def test_a_run_stopped_before_its_fuse_started_has_no_segment(tmp_path, fuse_started, valid):
+    folder = make_run(
+        tmp_path,
+        "20261125T000000Z-walkthrough",
+        [],
+        events=[FUSE_STARTED] if fuse_started else [],
+        status="aborted",
+        error="stopped by SIGTERM",
+        video=False,
+    )
+    run = json.loads((folder / "run.json").read_text())
+    run["segments"], run["frames"]["movie"] = [], None
+    (folder / "run.json").write_text(json.dumps(run))
+    (folder / "report.html").write_text("<html></html>")
+    check = check_folder(folder, status="aborted")
+    assert check.ok is valid, check.problems
+    if not valid:
+        assert check.problems == ["0 segments for 0 restarts"]
