@@ -6,7 +6,7 @@ run aborted while its video was written has none, and says so), every input reco
 it names exists, and so does ``report.html``. Valid also means
 consistent with itself: the levels it lists as done have their target as end board,
 and every restart and crash noted in the events is there (a run stopped before its
-Fuse started has no segment).
+Fuse started has no segment, nor a restart it stopped in).
 """
 
 from __future__ import annotations
@@ -61,17 +61,29 @@ def check_folder(path: Path, status: str | None = "complete") -> FolderCheck:
         rzx = segment.get("rzx")
         if rzx and not (check.path / rzx).is_file():
             check.problems.append(f"segment {segment['number']}: {rzx} is missing")
-    # one segment per Fuse, none when the run stopped before its Fuse started
-    fuse = check.count("fuse_started") + check.count("fuse_attached")
-    if len(run.get("segments", [])) != (1 + check.count("restart") if fuse else 0):
-        check.problems.append(
-            f"{len(run.get('segments', []))} segments for {check.count('restart')} restarts"
-            + ("" if fuse else " and no Fuse started")
-        )
+    _segments(check)
     _video(check)
     if not (check.path / "report.html").is_file():
         check.problems.append("report.html is missing (Recording.finish writes it)")
     return check
+
+
+def _segments(check: FolderCheck) -> None:
+    """One segment per Fuse the run started: none when it stopped before its first, and
+    none for a last restart that a stop cut short (then ``run_end`` follows it at once)."""
+    segments, restarts = len(check.run.get("segments", [])), check.count("restart")
+    if not check.count("fuse_started") + check.count("fuse_attached"):
+        if segments:
+            check.problems.append(f"{segments} segments and no Fuse started")
+        return
+    kinds = [e.get("event") for e in check.events]
+    cut_short = (
+        check.run.get("status") == "aborted"
+        and restarts
+        and kinds[len(kinds) - 1 - kinds[::-1].index("restart") :] == ["restart", "run_end"]
+    )
+    if segments != 1 + restarts and not (cut_short and segments == restarts):
+        check.problems.append(f"{segments} segments for {restarts} restarts")
 
 
 def _schemas(check: FolderCheck) -> None:

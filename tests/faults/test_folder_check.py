@@ -46,3 +46,22 @@ def test_a_run_stopped_before_its_fuse_started_has_no_segment(tmp_path, fuse_sta
     assert check.ok is valid, check.problems
     if not valid:
         assert check.problems == ["0 segments for 0 restarts"]
+
+
+RESTART = {"event": "restart", "frame": 300, "reason": "Fuse has stopped (exit -9)"}
+KEYS = {"event": "keys", "frame": 310, "keys": ["p"], "met": True, "level": 1}
+
+
+@pytest.mark.parametrize(
+    ("after", "status", "valid"),
+    [([], "aborted", True), ([KEYS], "aborted", False), ([], "complete", False)],
+)
+def test_an_aborted_run_may_end_inside_its_last_restart(tmp_path, after, status, valid):
+    """Stopped while the restarted Fuse started: that Fuse never ran, so no segment."""
+    events = [FUSE_STARTED, RESTART, *after, {"event": "run_end", "frame": 320}]
+    folder = make_run(tmp_path, "20261125T000000Z-x", [], events, status=status, video=False)
+    (folder / "report.html").write_text("<html></html>")
+    check = check_folder(folder, status=status)
+    assert check.ok is valid, check.problems
+    if not valid:
+        assert check.problems == ["1 segments for 1 restarts"]
