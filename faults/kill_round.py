@@ -429,6 +429,7 @@ def play_round(
             with contextlib.suppress(ProcessLookupError):
                 os.kill(proc.pid, signal.SIGKILL)
         result.orphans = [f"{p.name} {p.pid}" for p in left]
+        (work / "stderr.txt").write_text("".join(f"{line}\n" for line in bot.stderr))
     _check_exit(result, bot)
     _check_temp(result, temp)
     _check_folder(result, root, fuse_seen)
