@@ -54,8 +54,11 @@ def main(argv: list[str] | None = None) -> int:
     if command not in COMMANDS:
         print(f"logo-bot: unknown command {command!r}\n\n{usage()}", file=sys.stderr)
         return 2
-    module = importlib.import_module(f"bot.commands.{command}")
     try:
+        # a signal in the middle of an import can break it (numpy turns it into an
+        # ImportError): it is taken once the command's modules are loaded
+        with interrupts.critical():
+            module = importlib.import_module(f"bot.commands.{command}")
         return module.main(rest)
     except BotError as exc:
         print(f"logo-bot {command}: error: {exc}", file=sys.stderr)

@@ -1,10 +1,12 @@
 """Is a run folder complete and valid? What the chaos benchmark and the fault tests ask.
 
 Complete: ``run.json`` and ``events.jsonl`` are there and follow their schemas
-(``recordings/*.schema.json``), the video holds as many frames as ``run.json`` says,
-every input recording it names exists, and so does ``report.html``. Valid also means
+(``recordings/*.schema.json``), the video holds as many frames as ``run.json`` says (a
+run aborted while its video was written has none, and says so), every input recording
+it names exists, and so does ``report.html``. Valid also means
 consistent with itself: the levels it lists as done have their target as end board,
-and every restart and crash noted in the events is there.
+and every restart and crash noted in the events is there (a run stopped before its
+Fuse started has no segment, nor a restart it stopped in).
 """
 
 from __future__ import annotations
@@ -59,14 +61,29 @@ def check_folder(path: Path, status: str | None = "complete") -> FolderCheck:
         rzx = segment.get("rzx")
         if rzx and not (check.path / rzx).is_file():
             check.problems.append(f"segment {segment['number']}: {rzx} is missing")
-    if len(run.get("segments", [])) != 1 + check.count("restart"):
-        check.problems.append(
-            f"{len(run.get('segments', []))} segments for {check.count('restart')} restarts"
-        )
+    _segments(check)
     _video(check)
     if not (check.path / "report.html").is_file():
         check.problems.append("report.html is missing (Recording.finish writes it)")
     return check
+
+
+def _segments(check: FolderCheck) -> None:
+    """One segment per Fuse the run started: none when it stopped before its first, and
+    none for a last restart that a stop cut short (then ``run_end`` follows it at once)."""
+    segments, restarts = len(check.run.get("segments", [])), check.count("restart")
+    if not check.count("fuse_started") + check.count("fuse_attached"):
+        if segments:
+            check.problems.append(f"{segments} segments and no Fuse started")
+        return
+    kinds = [e.get("event") for e in check.events]
+    cut_short = (
+        check.run.get("status") == "aborted"
+        and restarts
+        and kinds[len(kinds) - 1 - kinds[::-1].index("restart") :] == ["restart", "run_end"]
+    )
+    if segments != 1 + restarts and not (cut_short and segments == restarts):
+        check.problems.append(f"{segments} segments for {restarts} restarts")
 
 
 def _schemas(check: FolderCheck) -> None:
@@ -92,8 +109,11 @@ def _schemas(check: FolderCheck) -> None:
 def _video(check: FolderCheck) -> None:
     video = check.run.get("video") or {}
     if not video.get("path"):
-        if video.get("error") and "not recorded" not in video["error"]:
-            check.problems.append(f"no video: {video['error']}")
+        error = video.get("error") or ""
+        # stopped while it was written: an aborted run has no video and says so
+        stopped = error.startswith("interrupted") and check.run.get("status") == "aborted"
+        if error and "not recorded" not in error and not stopped:
+            check.problems.append(f"no video: {error}")
         return
     path = check.path / video["path"]
     if not path.is_file():

@@ -71,7 +71,12 @@ def encode(
             out.spans += scanner.finish()
             out.frames[segment.number] = scanner.frames
             out.final_boards[segment.number] = scanner.final_board
-    finally:  # the writer (ffmpeg) is closed whatever happened
+    except KeyboardInterrupt:  # Ctrl-C or a signal: no half-written video is left behind
+        if writer is not None:
+            writer.discard()
+            writer = None
+        raise
+    finally:  # else the writer (ffmpeg) is closed whatever happened
         if writer is not None:
             try:
                 writer.close()

@@ -3,7 +3,8 @@
 Use it as a context manager around the session and the game loop; on the way out, even
 after a failure or Ctrl-C, it writes ``run.json`` at once, then turns Fuse's movie into
 ``video.mp4`` (and ``annotated.mp4``), finds the exact frames of each level, and writes
-``run.json`` again with all of it.
+``run.json`` again with all of it. A Ctrl-C or signal during that writing stops it: the
+run is then aborted, and run.json and the report still say so.
 
 One piece over 300 lines: the folder's lifetime (start, events, finish on any exit) is
 one sequence; what it writes is built in the modules it calls.
@@ -24,7 +25,7 @@ from typing import Any
 from bot.errors import BotError
 from bot.frames import FPS
 from bot.fuse.session import Session, SessionOptions
-from bot.interrupts import Terminated, on_signal
+from bot.interrupts import Terminated, critical, on_signal
 from bot.play.env import LogoEnv, Observation
 from bot.profile import Profile
 from bot.recording.chapters import Timeline, chapters, write_chapters
@@ -65,6 +66,8 @@ class Recording:
         self.profile = profile
         self.events = self.state.events
         self._sigterm: Any = None
+        self.interrupted: KeyboardInterrupt | None = None  # while the recording was written
+        self._encoded: Encoded | None = None
         self.capture: ScreenCapture | None = None  # the video of an attached Fuse
         self.capture_info: dict[str, Any] | None = None  # what rendering it said
         self.frames_seen = None
@@ -181,43 +184,80 @@ class Recording:
         finally:
             if self._sigterm is not None:
                 signal.signal(signal.SIGTERM, self._sigterm)
+        if self.interrupted is not None and not isinstance(exc, KeyboardInterrupt):
+            raise self.interrupted  # stopped while writing: exit 130, as in play
 
     def finish(self, exc: BaseException | None = None) -> dict[str, Any]:
-        """Write everything; returns run.json's content. Safe to interrupt once more: the
-        first run.json is written before the slow part. Fuse's movie is kept (it is
-        small and lossless: replays are compared with it frame by frame)."""
+        """Write everything; returns run.json's content. The first run.json is written
+        before the slow part; a Ctrl-C or signal during that part (``interrupted``) stops
+        it, and run.json and the report are written once more, the run aborted. Fuse's
+        movie is kept (it is small and lossless: replays are compared with it frame by
+        frame)."""
         status, error = self._status(exc)
         self.state.ended = time.time()  # the end of play; writing the video comes after
         session = self.state.session
         if session is not None and session.attached:
             self.state.session_options = session.options  # scale and speed as found
-        self.event("run_end", status=status, error=error)
-        content = build_summary(self.state, status, error, Encoded())
-        self._write_json(content)
         try:
-            encoded = self._encode()
-            self.state.movie_frames = encoded.frames
-            if encoded.video is not None:
-                log.info(
-                    "%s: %d frames (%s) in %.1f s",
-                    encoded.video.name,
-                    encoded.video_frames,
-                    encoded.codec,
-                    encoded.seconds,
-                )
-            content = build_summary(self.state, status, error, encoded)
-            content["annotated"] = self._annotated(encoded)
-            if self.capture is not None:
-                content["video"]["captured"] = self.capture_info
-            self._chapters(content, encoded)
-            self._write_json(content)
-            self._report()
+            try:
+                with critical():  # quick: the folder never lacks its run.json
+                    self.event("run_end", status=status, error=error)
+                    content = build_summary(self.state, status, error, Encoded())
+                    self._write_json(content)
+                content = self._write_recording(status, error)
+            except KeyboardInterrupt as stop:
+                content = self._stopped_writing(stop, status, error)
         finally:
             self.events.close()
             root = logging.getLogger()
             root.removeHandler(self._log_handler)
             root.setLevel(self._log_level)
             self._log_handler.close()
+        return content
+
+    def _write_recording(self, status: str, error: str | None) -> dict[str, Any]:
+        """The slow part: the videos, their chapters, run.json again and the report."""
+        encoded = self._encode()
+        self._encoded = encoded
+        self.state.movie_frames = encoded.frames
+        if encoded.video is not None:
+            log.info(
+                "%s: %d frames (%s) in %.1f s",
+                encoded.video.name,
+                encoded.video_frames,
+                encoded.codec,
+                encoded.seconds,
+            )
+        content = build_summary(self.state, status, error, encoded)
+        content["annotated"] = self._annotated(encoded)
+        if self.capture is not None:
+            content["video"]["captured"] = self.capture_info
+        self._chapters(content, encoded)
+        self._write_json(content)
+        self._report()
+        return content
+
+    def _stopped_writing(
+        self, stop: KeyboardInterrupt, status: str, error: str | None
+    ) -> dict[str, Any]:
+        """run.json and the report after ``stop`` cut the writing short: the run is
+        aborted (it already was, or it is now), and what was not written says why."""
+        self.interrupted = stop
+        with critical():  # a further signal waits for these few writes
+            how = str(stop) or "stopped by Ctrl-C"
+            log.warning(
+                "%s while writing the recording: 'logo-bot replay %s --headless' makes the video",
+                how,
+                self.folder.path,
+            )
+            if status != "aborted":
+                status, error = self._status(stop)
+            encoded = self._encoded or Encoded(
+                error=f"interrupted: {how} ('logo-bot replay RUN --headless' makes one)"
+            )
+            content = build_summary(self.state, status, error, encoded)
+            self._write_json(content)
+            self._report()
         return content
 
     def _status(self, exc: BaseException | None) -> tuple[str, str | None]:
@@ -246,9 +286,6 @@ class Recording:
                 self.options.zoom,
                 show,
             )
-        except KeyboardInterrupt:
-            log.warning("video interrupted: 'logo-bot replay %s --headless' makes one", self.folder)
-            return Encoded(error="interrupted by Ctrl-C (logo-bot replay RUN --headless makes one)")
         finally:
             if show is not None:
                 sys.stderr.write("\r\033[K")

@@ -50,6 +50,15 @@ class VideoWriter:
     def close(self) -> None:
         raise NotImplementedError
 
+    def discard(self) -> None:
+        """Stop at once, leaving no file (the writing was interrupted)."""
+        with contextlib.suppress(Exception):
+            self._stop()
+        self.path.unlink(missing_ok=True)
+
+    def _stop(self) -> None:
+        self.close()
+
     def __enter__(self) -> VideoWriter:
         return self
 
@@ -96,6 +105,14 @@ class FfmpegWriter(VideoWriter):
         code = self._process.wait()
         if code != 0:
             raise VideoError(f"ffmpeg failed (exit {code}) writing {self.path}: {self._tail()}")
+        self._log.unlink(missing_ok=True)
+
+    def _stop(self) -> None:
+        self._process.kill()
+        self._process.wait()
+        if self._process.stdin is not None:
+            with contextlib.suppress(BrokenPipeError):
+                self._process.stdin.close()
         self._log.unlink(missing_ok=True)
 
     def _tail(self) -> str:
@@ -147,10 +164,15 @@ def write_video(
     """Every image of ``images`` into an MP4 at ``path``, opened at the first one's size;
     what run.json says of it (``path``, ``frames``, ``codec``), or nothing without images."""
     writer: VideoWriter | None = None
-    for image in images:
-        if writer is None:
-            writer = open_video(path, (image.shape[1], image.shape[0]), rate)
-        writer.write(image)
+    try:
+        for image in images:
+            if writer is None:
+                writer = open_video(path, (image.shape[1], image.shape[0]), rate)
+            writer.write(image)
+    except KeyboardInterrupt:  # Ctrl-C or a signal: no half-written video is left behind
+        if writer is not None:
+            writer.discard()
+        raise
     if writer is None:
         return {}
     writer.close()

@@ -22,6 +22,7 @@ class CoverWatch:
         self, display: str, window_id: int, area: Callable[[], Region], every_s: float = 0.05
     ) -> None:
         self._dpy = open_display(display)
+        self._closed = False
         self._window = self._dpy.create_resource_object("window", window_id)
         self.area = area
         self.every_s = every_s
@@ -72,4 +73,7 @@ class CoverWatch:
         return True
 
     def close(self) -> None:
-        self._dpy.close()
+        """Close the display connection (once: a second close does nothing)."""
+        if not self._closed:
+            self._closed = True
+            self._dpy.close()

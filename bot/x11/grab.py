@@ -33,6 +33,7 @@ class Grabber:
         self.display_name = display
         self.window_id = window_id
         self._dpy = open_display(display)
+        self._closed = False
         self._window = self._dpy.create_resource_object("window", window_id)
         self.box = Box(0, 0, 0, 0)
         self._box_found = False
@@ -81,7 +82,11 @@ class Grabber:
         raise NotImplementedError
 
     def close(self) -> None:
-        self._dpy.close()
+        """Close the display connection; again, nothing happens (python-xlib would raise
+        ConnectionClosedError: a Fuse restart cut short closes it, then the session)."""
+        if not self._closed:
+            self._closed = True
+            self._dpy.close()
 
     def __enter__(self) -> Grabber:
         return self
@@ -115,6 +120,8 @@ class MssGrabber(Grabber):
         return bgra[:, :, 2::-1].copy()
 
     def close(self) -> None:
+        if self._closed:
+            return
         shot = getattr(self._local, "mss", None)
         if shot is not None:
             shot.close()

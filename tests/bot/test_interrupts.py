@@ -100,3 +100,32 @@ def test_after_sighup_nothing_is_written_to_the_terminal_that_went(tmp_path):
     assert result.returncode == 0, result.stderr
     assert b"after" not in seen
     assert result.stderr == "to the pipe\n"
+
+
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_a_signal_while_the_command_is_imported_waits_for_the_import(name):
+    """A signal during the command's imports is taken when they are done: exit 130 and
+    one line, where it could break an import (numpy turns the interrupt into an
+    ImportError) and end with a traceback."""
+    result = run_cli_python(
+        f"""
+        import importlib, os, signal, sys
+        from bot import cli
+        real = importlib.import_module
+
+        def import_module(name, *args):
+            if name == "bot.commands.runs":
+                try:
+                    os.kill(os.getpid(), signal.{name})
+                except KeyboardInterrupt:  # as numpy's C extension does
+                    raise ImportError("PyCapsule_Import could not import module") from None
+            return real(name, *args)
+
+        cli.importlib.import_module = import_module
+        sys.exit(cli.main(["runs"]))
+        """
+    )
+    how = "Ctrl-C" if name == "SIGINT" else name
+    assert result.returncode == 130, result.stderr
+    (line,) = result.stderr.strip().splitlines()  # no traceback
+    assert line.startswith(f"logo-bot runs: stopped by {how}")

@@ -1,0 +1,50 @@
+"""benchmarks/kill.py in a few rounds: each signal and each moment once, nothing left
+running and a valid run folder after every one (the benchmark plays 60)."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import subprocess
+
+import pytest
+
+from benchmarks import kill
+from faults.kill_round import ProcessWatch, RoundOptions, set_subreaper
+
+ROUNDS = [
+    ("SIGTERM", "restart"),
+    ("SIGHUP", "encoding"),
+    ("SIGINT", "play"),
+    ("SIGKILL", "menus"),
+    ("SIGHUP", "start-up"),
+]
+
+
+@pytest.mark.fuse
+def test_no_signal_at_any_moment_leaves_a_process_or_a_broken_folder(tmp_path):
+    table = io.StringIO()
+    options = RoundOptions(levels="1", speed=200, probe=False)
+    results = kill.run_rounds(ROUNDS, options, seed=5, work=tmp_path, out=table)
+    report = table.getvalue() + "\n".join(kill.totals(results))
+    assert [r.orphans for r in results] == [[]] * len(ROUNDS), report
+    assert all(r.folder_ok for r in results), report
+    assert all(r.ok for r in results), report
+
+
+def test_the_watch_finds_a_process_left_running_after_its_parent_ended():
+    """What makes the kill test able to fail: an orphan comes back to the benchmark."""
+    set_subreaper(True)
+    left = []
+    try:
+        parent = subprocess.Popen(["sh", "-c", "sleep 30 & sleep 0.3"])
+        watch = ProcessWatch(parent.pid)
+        parent.wait()
+        left = watch.left_running(0.5)
+    finally:
+        set_subreaper(False)
+        for proc in left:
+            os.kill(proc.pid, signal.SIGKILL)
+            os.waitpid(proc.pid, 0)
+    assert [p.name for p in left] == ["sleep"]
