@@ -145,30 +145,34 @@ class Fuse:
         config.check_files()
         check_display(display)
         sweep_homes()
-        home = Path(tempfile.mkdtemp(prefix=f"{HOME_PREFIX}{os.getpid()}-"))
-        log_path = log_path or home / "fuse.log"
-        env = {k: v for k, v in os.environ.items() if not k.startswith("SDL_")}
-        env.update(DISPLAY=display, HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"))
-        env["SDL_VIDEODRIVER"] = "x11"  # never fall back to an ASCII-art terminal driver
-        env["GDK_BACKEND"] = "x11"  # fuse-gtk: the X display, never Wayland
-        env["NO_AT_BRIDGE"] = "1"  # fuse-gtk: no accessibility bus to wait for
-        with open(log_path, "wb") as log:
-            process = processes.start(
-                config.command(binary),
-                signal.SIGHUP,  # obeyed by both builds (fuse-gtk ignores SIGTERM)
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                cwd=home,
-            )
-        started = time.monotonic()
+        home: Path | None = None
+        process: subprocess.Popen[bytes] | None = None
         dpy = None
-        try:
+        try:  # from the first step: an interrupt anywhere in start-up leaves nothing behind
+            home = Path(tempfile.mkdtemp(prefix=f"{HOME_PREFIX}{os.getpid()}-"))
+            log_path = log_path or home / "fuse.log"
+            env = {k: v for k, v in os.environ.items() if not k.startswith("SDL_")}
+            env.update(DISPLAY=display, HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"))
+            env["SDL_VIDEODRIVER"] = "x11"  # never fall back to an ASCII-art terminal driver
+            env["GDK_BACKEND"] = "x11"  # fuse-gtk: the X display, never Wayland
+            env["NO_AT_BRIDGE"] = "1"  # fuse-gtk: no accessibility bus to wait for
+            with open(log_path, "wb") as log:
+                process = processes.start(
+                    config.command(binary),
+                    signal.SIGHUP,  # obeyed by both builds (fuse-gtk ignores SIGTERM)
+                    env=env,
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    cwd=home,
+                )
+            started = time.monotonic()
             dpy = open_display(display)
             while True:
                 window = find_fuse_window(dpy, process.pid)
                 if window is not None:
+                    dpy.close()  # here, where an interrupt still stops this Fuse
+                    dpy = None
                     return cls(config, display, process, window.id, home, log_path, started)
                 if process.poll() is not None:
                     raise EmulatorError(
@@ -182,8 +186,10 @@ class Fuse:
                     )
                 time.sleep(0.01)
         except BaseException:  # an error, or Ctrl-C/SIGTERM during start-up
-            _kill(process)
-            shutil.rmtree(home, ignore_errors=True)
+            if process is not None:
+                _kill(process)
+            if home is not None:
+                shutil.rmtree(home, ignore_errors=True)
             raise
         finally:
             if dpy is not None:

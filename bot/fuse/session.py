@@ -146,14 +146,11 @@ class Session:
         )
         policy = focus_policy(options)
         started = time.monotonic()
-        try:
+        fuse: Fuse | None = None
+        try:  # one stretch: an interrupt anywhere in it stops what was started
             fuse = Fuse.start(
                 config, xserver.display, log_path=log_dir / "fuse.log" if log_dir else None
             )
-        except BaseException:
-            xserver.stop()
-            raise
-        try:
             grabber = open_grabber(xserver.display, fuse.window_id)
             hold, gap = profile.timing.for_speed(options.speed)
             timing = KeyTiming(hold, gap, profile.timing.rollover)
@@ -161,7 +158,8 @@ class Session:
             cover = watch_cover(xserver.display, fuse.window_id, grabber, keys)
             keys.focus()  # once, as a window manager gives a new window the focus
         except BaseException:
-            fuse.stop()
+            if fuse is not None:
+                fuse.stop()
             xserver.stop()
             raise
         session = cls(

@@ -24,6 +24,7 @@ class Writer:
     def __init__(self, fail_at: int | None = None) -> None:
         self.written: list[int] = []
         self.closed = 0
+        self.discarded = 0
         self.fail_at = fail_at
 
     @property
@@ -37,6 +38,9 @@ class Writer:
 
     def close(self) -> None:
         self.closed += 1
+
+    def discard(self) -> None:
+        self.discarded += 1
 
 
 def movies(tmp_path: Path, monkeypatch, broken: set[int]) -> list[Segment]:
@@ -81,7 +85,7 @@ def test_the_writer_is_closed_when_writing_fails(tmp_path, monkeypatch):
     assert out.frames == {1: 4, 2: 4, 3: 4}, "the levels are still scanned"
 
 
-def test_the_writer_is_closed_on_an_interrupt(tmp_path, monkeypatch):
+def test_the_writer_is_discarded_on_an_interrupt(tmp_path, monkeypatch):
     segments = movies(tmp_path, monkeypatch, broken=set())
 
     class Interrupted(Writer):
@@ -94,4 +98,4 @@ def test_the_writer_is_closed_on_an_interrupt(tmp_path, monkeypatch):
     monkeypatch.setattr(encode_module, "open_video", lambda *a, **k: writer)
     with pytest.raises(KeyboardInterrupt):
         encode(segments, VISION, tmp_path / "video.mp4")
-    assert writer.closed == 1
+    assert (writer.discarded, writer.closed) == (1, 0), "stopped at once, no half video"
