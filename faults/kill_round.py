@@ -354,7 +354,7 @@ def in_a_restart(bot: Bot, rng: random.Random) -> str:
     bot.sleep(delay)
     new = [p for p in bot.watch.named("fuse") if p.pid != fuse.pid]
     return f"{delay:.2f} s after the restart event, " + (
-        "new Fuse up" if new else "no new Fuse yet"
+        "new Fuse process started" if new else "no new Fuse process yet"
     )
 
 
