@@ -99,6 +99,8 @@ class ProcessWatch(threading.Thread):
         # this process's children but for those the bot leaves behind (the bot included)
         self.ours_before = {p.pid for p in process_table().values() if p.ppid == self.me}
         self.ours_before.add(bot_pid)
+        bot = read_process(bot_pid)
+        self.bot_start = bot.start if bot is not None else 0
         self.seen: dict[int, Proc] = {}
         self.lock = threading.Lock()
         self.stopping = threading.Event()
@@ -114,7 +116,11 @@ class ProcessWatch(threading.Thread):
         children: dict[int, list[int]] = {}
         for proc in table.values():
             children.setdefault(proc.ppid, []).append(proc.pid)
-        adopted = [pid for pid in children.get(self.me, []) if pid not in self.ours_before]
+        adopted = [  # started since the bot (not what an earlier test left dying)
+            pid
+            for pid in children.get(self.me, [])
+            if pid not in self.ours_before and table[pid].start >= self.bot_start
+        ]
         todo = adopted + children.get(self.bot, [])
         found = []
         while todo:
@@ -128,7 +134,8 @@ class ProcessWatch(threading.Thread):
         return [p for p in found if p.state not in ("Z", "X")]
 
     def named(self, prefix: str) -> list[Proc]:
-        return [p for p in self.sample() if p.name.startswith(prefix)]
+        """The bot's own children running now whose name starts with ``prefix``."""
+        return [p for p in self.sample() if p.ppid == self.bot and p.name.startswith(prefix)]
 
     def left_running(self, seconds: float) -> list[Proc]:
         """The bot's processes still running after ``seconds`` (the bot has ended)."""
@@ -347,7 +354,7 @@ def in_a_restart(bot: Bot, rng: random.Random) -> str:
     bot.sleep(delay)
     new = [p for p in bot.watch.named("fuse") if p.pid != fuse.pid]
     return f"{delay:.2f} s after the restart event, " + (
-        "new Fuse up" if new else "no new Fuse yet"
+        "new Fuse process started" if new else "no new Fuse process yet"
     )
 
 
