@@ -130,6 +130,7 @@ class Session:
     killed_segments: list[int] = field(default_factory=list)  # Fuse had to be SIGKILLed
     _closed: bool = field(default=False, repr=False)
     _parts_open: bool = field(default=True, repr=False)  # keys, grabber and cover watch
+    tape_pending: bool = False  # a tape OpenSE cannot load by itself: LOAD "" to type
     _checked_at: float = field(default=0.0, repr=False)
 
     @classmethod
@@ -178,12 +179,7 @@ class Session:
             time.monotonic() - started,
         )
         session._add_segment()
-        if config.tape is not None and _is_opense(config.rom):
-            try:
-                session.type_load()
-            except BaseException:
-                session.close()
-                raise
+        session.tape_pending = config.tape is not None and _is_opense(config.rom)
         return session
 
     @classmethod
@@ -267,8 +263,9 @@ class Session:
         finally:
             self.use_timing(before)
 
-    def type_load(self, timeout_s: float = 15.0) -> None:
-        """Type LOAD "" and ENTER in OpenSE BASIC, which cannot auto-load a tape."""
+    def type_load(self, timeout_s: float = 15.0) -> list[str]:
+        """Type LOAD "" and ENTER in OpenSE BASIC, which cannot auto-load a tape; the keys
+        pressed. Called through the env (``LogoEnv.load_tape``), so they are recorded."""
         scale = self.options.scale
         deadline = time.monotonic() + timeout_s
         while not basic_ready(self.frame(), scale):
@@ -279,6 +276,8 @@ class Session:
         self.keys.type_text("load")
         self.keys.chord("symbol", ["p", "p"], gap_ms=150)
         self.keys.press("enter")
+        self.tape_pending = False
+        return ["l", "o", "a", "d", "symbol", "p", "p", "enter"]
 
     def frame(self) -> np.ndarray:
         """The picture now; ``EmulatorError`` if Fuse has died. While another window covers
@@ -357,6 +356,7 @@ class Session:
         keys.focus()
         self.keys = self.wrap_keys(keys) if self.wrap_keys else keys
         self._parts_open = True
+        self.tape_pending = config.tape is not None and _is_opense(config.rom)
         self.start_s = time.monotonic() - started
 
     def _stop_fuse(self) -> None:

@@ -46,6 +46,7 @@ class GameEntry:
         """Type the start sequence with the best code known for ``level``; returns the
         level the game starts at. ``game_seen``: a level was on screen earlier in the run
         (an attached game that went back to its start may then need a code)."""
+        self.env.load_tape()  # a tape OpenSE cannot load by itself, in a Fuse just started
         start, code = entry_for(level, self.codes)
         steps = expand_steps(
             self.profile.start.sequence, {"code": self.profile.start.code}, self.name, code, start

@@ -225,6 +225,15 @@ class LogoEnv:
         info = {"held": True, "longest_ms": round(longest_ms, 1), **info}
         return Pressed((key,), met, started, time.monotonic(), info)
 
+    def load_tape(self) -> Pressed | None:
+        """Type LOAD "" when the Fuse just started holds a tape it cannot load by itself
+        (OpenSE BASIC); None when there is nothing to load."""
+        if not getattr(self.console, "tape_pending", False):
+            return None
+        started = time.monotonic()
+        keys = self.console.type_load()
+        return Pressed(tuple(keys), True, started, time.monotonic(), {"load": True})
+
     def note(self, event: str, **data: Any) -> None:
         """An agent-level event (plan, correction, ...); wrappers record it."""
 
@@ -274,6 +283,9 @@ class EnvWrapper:
         self, key: str, until: Callable[[], bool], longest_ms: float, **info: Any
     ) -> Pressed:
         return self.env.press_until(key, until, longest_ms, **info)
+
+    def load_tape(self) -> Pressed | None:
+        return self.env.load_tape()
 
     def note(self, event: str, **data: Any) -> None:
         self.env.note(event, **data)

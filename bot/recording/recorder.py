@@ -76,6 +76,10 @@ class Recorder(EnvWrapper):
     ) -> Pressed:
         return self._pressed(self.env.press_until(key, until, longest_ms, **info))
 
+    def load_tape(self) -> Pressed | None:
+        pressed = self.env.load_tape()
+        return self._pressed(pressed) if pressed is not None else None
+
     def _keys_event(self, result: StepResult) -> StepResult:
         self._seen(result.obs)
         self._write_keys(result, readings(result.obs))

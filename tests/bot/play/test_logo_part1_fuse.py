@@ -29,6 +29,10 @@ def test_the_original_tapes_profile_plays_a_tape(xserver, tmp_path, capsys):
     assert run["profile"]["name"] == "logo-part1"
     for played, level in zip(run["levels"], LEVELS, strict=False):
         assert played["target"] == played["end_board"] == str(level.board).splitlines()
+    # LOAD "" went through the env like every key: it is the first key event written
+    events = [json.loads(line) for line in (folder / "events.jsonl").read_text().splitlines()]
+    (first, *_) = [e for e in events if e["event"] == "keys"]
+    assert first["keys"] == ["l", "o", "a", "d", "symbol", "p", "p", "enter"] and first["load"]
 
 
 def test_the_original_tapes_profile_needs_a_tape(tmp_path, capsys):

@@ -77,6 +77,9 @@ class AttachedGame(FakeMenu):
             obs = self.observe()
         return obs, expect(obs)
 
+    def load_tape(self) -> None:
+        return None  # the person's Fuse has its game loaded
+
     # what the walkthrough asks of a session
     def wait_frames(self, frames: float) -> None:
         if self.state == "time_up":
