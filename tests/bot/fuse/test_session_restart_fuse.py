@@ -3,6 +3,8 @@ failed still closes cleanly (its Xvfb stopped, no error from parts closed twice)
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from bot.errors import EmulatorError
@@ -53,4 +55,7 @@ def test_a_restart_that_fails_once_goes_on_with_the_second_fuse(monkeypatch):
         monkeypatch.setattr(session_module.Fuse, "start", once_slow)
         session.restart()
         assert session.fuse.alive() and session.fuse.pid != first
-        assert session.grabber.grab().any()
+        deadline = time.monotonic() + 30  # bounded against a hung Fuse only
+        while not session.grabber.grab().any():  # the new Fuse draws its first picture
+            assert time.monotonic() < deadline, "the restarted Fuse never showed a picture"
+            time.sleep(0.01)

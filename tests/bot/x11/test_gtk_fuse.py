@@ -148,8 +148,11 @@ def test_a_focus_thief_gets_no_key_from_the_bot_playing_fuse_gtk(openbox, tmp_pa
     ):
         events = events_of(session.focus_policy)
         env = at_name_prompt(session)
-        threads = [thief.steal_later(delay) for delay in (0.06, 0.21, 0.37)]
-        session.keys.type_text(NAME)
+        # keys slow enough (0.3 s each) that thefts 0.9 s apart land in different presses
+        # even on a busy machine, each noticed on its own
+        threads = [thief.steal_later(delay) for delay in (0.3, 1.2, 2.1)]
+        with session.timed(KeyTiming(150, 150, rollover=False)):
+            session.keys.type_text(NAME)
         for thread in threads:
             thread.join()
         typed = name_typed(env)
