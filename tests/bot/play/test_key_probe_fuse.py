@@ -43,9 +43,12 @@ def test_levels_1_to_5_with_the_probed_timing(xserver, built):
     found = report.key_probe
     assert found is not None and found["complete"], found
     poll = reading.poll_frames
-    # held and let go over one read at least, and not much longer
+    # held over one read at least, and not much longer; let go over one read less half a
+    # frame at most: a gap of 2.5 frames against a read every 3 passes six bursts one time
+    # in 30 at rest, and more often on a loaded machine, where X events arrive late and
+    # stretch the gaps (play then lengthens the timing if presses go wrong)
     assert poll <= found["hold_frames"] <= poll + 2, found
-    assert poll <= found["gap_frames"] <= poll + 2, found
+    assert poll - 0.5 <= found["gap_frames"] <= poll + 2, found
     assert found["rollover"] is True
     assert report.key_timing["source"] == "probe"
     # played with what was found, and half a frame more per raise when presses went
