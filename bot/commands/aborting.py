@@ -43,11 +43,10 @@ def check_abort_key_free(key: str | None, session: SessionOptions) -> None:
     if key is None or not display:
         return
     try:
-        guard = abort_guard(display, key, lambda: None)
-        guard.__enter__()
+        with abort_guard(display, key, lambda: None):
+            pass
     except DisplayError:
         return  # said later, with the display's own error
-    guard.__exit__(None, None, None)
 
 
 @contextlib.contextmanager

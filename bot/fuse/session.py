@@ -129,7 +129,6 @@ class Session:
     segments: list[Segment] = field(default_factory=list)
     killed_segments: list[int] = field(default_factory=list)  # Fuse had to be SIGKILLed
     _closed: bool = field(default=False, repr=False)
-    _parts_open: bool = field(default=True, repr=False)  # keys, grabber and cover watch
     tape_pending: bool = False  # a tape OpenSE cannot load by itself: LOAD "" to type
     _checked_at: float = field(default=0.0, repr=False)
 
@@ -179,7 +178,6 @@ class Session:
             time.monotonic() - started,
         )
         session._add_segment()
-        session.tape_pending = config.tape is not None and _is_opense(config.rom)
         return session
 
     @classmethod
@@ -355,8 +353,6 @@ class Session:
         self.target = keys
         keys.focus()
         self.keys = self.wrap_keys(keys) if self.wrap_keys else keys
-        self._parts_open = True
-        self.tape_pending = config.tape is not None and _is_opense(config.rom)
         self.start_s = time.monotonic() - started
 
     def _stop_fuse(self) -> None:
@@ -367,7 +363,9 @@ class Session:
             self.killed_segments.append(len(self.segments))
 
     def _add_segment(self) -> None:
+        """A Fuse just started: its segment of the run, and its tape still to load."""
         config = self.fuse.config
+        self.tape_pending = config.tape is not None and _is_opense(config.rom)
         wall = time.time() - (time.monotonic() - self.fuse.started_at)
         self.segments.append(
             Segment(
@@ -398,11 +396,8 @@ class Session:
             self.xserver.stop()
 
     def _close_parts(self) -> None:
-        """Close the keys, the grabber and the cover watch, once (a restart that failed
-        half-way has closed them already), each even when another fails."""
-        if not self._parts_open:
-            return
-        self._parts_open = False
+        """Close the keys, the grabber and the cover watch, each even when another fails
+        (closing one twice does nothing: a restart that failed half-way closed them)."""
         for part in (self.keys, self.grabber, self.cover):
             if part is not None:
                 try:

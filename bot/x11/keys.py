@@ -313,6 +313,7 @@ class XTestKeys(KeyDriver):
             self._grab_watch = GrabWatch(self._dpy, self._window)
         self.policy = policy or FocusPolicy(take_back=take_focus)
         self.cover: CoverWatch | None = None  # set by the session: no press while covered
+        self._closed = False
         self._codes: dict[str, int] = {}
 
     @property
@@ -408,6 +409,11 @@ class XTestKeys(KeyDriver):
         xtest.fake_input(self._dpy, X.KeyPress if down else X.KeyRelease, code)
 
     def close(self) -> None:
+        """Release every key and close the connection; again, nothing happens (as for the
+        grabber and the cover watch: a restart cut short closes them, then the session)."""
+        if self._closed:
+            return
+        self._closed = True
         try:
             self.release_all()
         finally:
