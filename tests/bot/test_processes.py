@@ -10,20 +10,12 @@ import time
 import pytest
 
 from bot import processes
+from faults.kill_round import Proc, read_process, running
 
 
-def alive(pid: int) -> bool:
-    """Running (a zombie waiting for its parent counts as ended)."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-
-
-def wait_ended(pid: int, seconds: float = 10) -> bool:
+def wait_ended(proc: Proc, seconds: float = 10) -> bool:
     deadline = time.monotonic() + seconds
-    while alive(pid):
+    while running(proc):
         if time.monotonic() > deadline:
             return False
         time.sleep(0.02)
@@ -49,21 +41,23 @@ def test_a_child_gets_its_signal_when_the_bot_is_killed(death):
         stdout=subprocess.PIPE,
         text=True,
     )
-    child = 0
+    child: Proc | None = None
     try:
         assert parent.stdout is not None
-        child = int(parent.stdout.readline())
-        assert alive(child)
-        assert os.getsid(child) == child, "in a session of its own: Ctrl-C reaches the bot only"
+        child = read_process(int(parent.stdout.readline()))
+        assert child is not None and running(child)
+        assert os.getsid(child.pid) == child.pid, (
+            "in a session of its own: Ctrl-C reaches the bot only"
+        )
         parent.kill()  # SIGKILL: the bot has no chance to stop anything
         parent.wait()
-        assert wait_ended(child), f"sleep (pid {child}) outlived the bot"
+        assert wait_ended(child), f"sleep (pid {child.pid}) outlived the bot"
     finally:
         if parent.poll() is None:
             parent.kill()
             parent.wait()
-        if child and alive(child):
-            os.kill(child, signal.SIGKILL)
+        if child is not None and running(child):
+            os.kill(child.pid, signal.SIGKILL)
 
 
 def test_a_child_of_a_living_bot_runs_on_and_is_a_normal_popen():

@@ -13,37 +13,21 @@ import pytest
 from bot.fuse.emulator import sweep_homes
 from bot.recording.events import read_events
 from faults.folder_check import check_folder
+from faults.kill_round import Proc, process_table, running
 from tests.bot.bot_process import bot_process
 
 pytestmark = pytest.mark.fuse
 
 
-def children_of(pid: int) -> list[int]:
+def children_of(pid: int) -> list[Proc]:
     """The processes whose parent is ``pid`` now."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                found.append(int(entry.name))
-    return found
+    return [proc for proc in process_table().values() if proc.ppid == pid]
 
 
-def alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
-
-
-def wait_all_ended(pids: list[int], seconds: float = 10) -> list[int]:
-    """The ``pids`` still running after ``seconds`` (bounded against a hang)."""
+def wait_all_ended(procs: list[Proc], seconds: float = 10) -> list[Proc]:
+    """The ``procs`` still running after ``seconds`` (bounded against a hang)."""
     deadline = time.monotonic() + seconds
-    while (left := [p for p in pids if alive(p)]) and time.monotonic() < deadline:
+    while (left := [p for p in procs if running(p)]) and time.monotonic() < deadline:
         time.sleep(0.02)
     return left
 

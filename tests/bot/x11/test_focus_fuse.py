@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -76,12 +77,19 @@ def is_subsequence(part: str, whole: str) -> bool:
     return all(ch in letters for ch in part)
 
 
-def test_thefts_in_the_middle_of_a_burst_are_noticed_before_the_next_event(xserver, tmp_path):
-    options = SessionOptions(display=xserver.display, headless=False, speed=200, focus_grace_s=0)
+@contextmanager
+def fuse_and_thief(xserver, tmp_path, **options) -> Iterator[tuple[Session, FocusThief]]:
+    """A Fuse session at 200 % on the test's display, and the sentinel beside it."""
+    setup = SessionOptions(display=xserver.display, headless=False, speed=200, **options)
     with (
-        Session.open(PROFILE, options) as session,
+        Session.open(PROFILE, setup) as session,
         FocusThief(xserver.display, tmp_path / "keys.jsonl") as thief,
     ):
+        yield session, thief
+
+
+def test_thefts_in_the_middle_of_a_burst_are_noticed_before_the_next_event(xserver, tmp_path):
+    with fuse_and_thief(xserver, tmp_path, focus_grace_s=0) as (session, thief):
         events = events_of(session.focus_policy)
         env = at_name_prompt(session)
         # 10 letters at 25/25 ms take 0.5 s; three thefts land inside the burst
@@ -131,11 +139,7 @@ def check_the_bot_pauses_until_the_focus_returns(
 
 
 def test_without_taking_focus_the_bot_pauses_until_the_focus_returns(xserver, tmp_path):
-    options = SessionOptions(display=xserver.display, headless=False, speed=200, take_focus=False)
-    with (
-        Session.open(PROFILE, options) as session,
-        FocusThief(xserver.display, tmp_path / "keys.jsonl") as thief,
-    ):
+    with fuse_and_thief(xserver, tmp_path, take_focus=False) as (session, thief):
         check_the_bot_pauses_until_the_focus_returns(session, thief)
 
 
@@ -217,11 +221,7 @@ def test_a_release_after_a_theft_reaches_no_other_window(xserver, tmp_path):
 def test_a_program_grabbing_the_keyboard_gets_no_key_and_the_bot_waits(xserver, tmp_path, on_root):
     """A screen locker or password prompt grabs the keyboard and leaves the X focus on
     Fuse: every key would go to it. The bot sends none, pauses, and goes on after."""
-    options = SessionOptions(display=xserver.display, headless=False, speed=200, focus_grace_s=0)
-    with (
-        Session.open(PROFILE, options) as session,
-        FocusThief(xserver.display, tmp_path / "keys.jsonl") as thief,
-    ):
+    with fuse_and_thief(xserver, tmp_path, focus_grace_s=0) as (session, thief):
         check_the_bot_pauses_until_the_focus_returns(
             session,
             thief,
@@ -235,11 +235,7 @@ def test_a_program_grabbing_the_keyboard_gets_no_key_and_the_bot_waits(xserver, 
 def test_a_grab_in_the_middle_of_a_burst_gets_no_key_press(xserver, tmp_path):
     """Grabbed while the bot types: no press reaches the grabber (a key held down when the
     grab began has only its release delivered there), and the typing stops."""
-    options = SessionOptions(display=xserver.display, headless=False, speed=200, focus_grace_s=0)
-    with (
-        Session.open(PROFILE, options) as session,
-        FocusThief(xserver.display, tmp_path / "keys.jsonl") as thief,
-    ):
+    with fuse_and_thief(xserver, tmp_path, focus_grace_s=0) as (session, thief):
         events = events_of(session.focus_policy)
         env = at_name_prompt(session)
         grabbed_at = {}
