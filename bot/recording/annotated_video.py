@@ -1,10 +1,14 @@
-"""``annotated.mp4``: the frames the bot grabbed, with what it read drawn on them.
+"""``annotated.mp4``: the run's video with what the bot read drawn on it.
 
 During the run ``FramesSeen`` keeps, per emulated frame, the last frame the bot looked
-at (in a ``FrameStore``) with its readings. ``render`` then lays them on the run's
-timeline at 50.08 frames per second, repeating a frame until the bot saw the next one,
-and draws the cursor it read (white), the next cell of the plan (yellow, with the
-following moves numbered) and a line of text with the level, time and frame.
+at (in a ``FrameStore``) with its readings. ``render`` places each look at the movie
+frame that shows its picture (``frame_match``: the clock alone runs 5-10 frames off on
+a busy machine) and draws, over every frame of Fuse's movie (the pictures of
+video.mp4), what the last look read: the cursor (white), the next cell of the plan
+(yellow, with the following moves numbered), and a line of text with the level, time
+and frame. Marks older than ``FRESH`` frames are left off (the bot was not looking: a
+screen between levels). A segment without a movie (an attached Fuse) shows the looks'
+own pictures instead, each until the next.
 """
 
 from __future__ import annotations
@@ -22,7 +26,11 @@ from PIL import Image, ImageDraw
 from bot.errors import BotError
 from bot.frames import FPS
 from bot.play.env import Observation
+from bot.profile import Geometry
+from bot.recording.encode import Encoded
+from bot.recording.frame_match import place, signature
 from bot.recording.frame_store import FrameStore, Picture
+from bot.recording.movie import read_frames
 from bot.recording.recorder import readings
 from bot.recording.run_state import RunState
 from bot.recording.video import write_video
@@ -30,6 +38,7 @@ from bot.see.annotate import ZOOM
 
 log = logging.getLogger(__name__)
 BAR = 24  # pixels of text under the picture
+FRESH = 25  # frames after a look that its marks are still drawn (half a second)
 CURSOR, NEXT, LATER, TEXT = (255, 255, 255), (255, 255, 0), (255, 160, 0), (255, 255, 0)
 
 
@@ -78,8 +87,9 @@ class FramesSeen:
         return self.store.get(entry.picture)
 
 
-def render(seen: FramesSeen, path: Path, state: RunState, total: int | None) -> dict[str, Any]:
-    """Write ``path`` from ``seen``; returns what run.json says about it."""
+def render(seen: FramesSeen, path: Path, state: RunState, encoded: Encoded) -> dict[str, Any]:
+    """Write ``path`` from ``seen`` over the movies ``encoded`` read; returns what run.json
+    says about it."""
     started = time.monotonic()
     seen.close()
     info: dict[str, Any] = {"path": None, "frames": None, "error": None}
@@ -87,11 +97,14 @@ def render(seen: FramesSeen, path: Path, state: RunState, total: int | None) -> 
         if not seen.entries:
             info["error"] = "the bot grabbed no frames"
             return info
-        offsets = _segment_offsets(state, seen)
-        timeline = [(offsets[e.segment] + e.frame, e) for e in seen.entries]
-        timeline.sort(key=lambda item: item[0])
-        end = total or timeline[-1][0] + 1
-        info.update(write_video(path, _images(seen, state, timeline, end)))
+        movies = {
+            s.number: s.movie
+            for s in state.segments()
+            if s.movie is not None and encoded.signatures.get(s.number)
+        }
+        info["looks"] = place_looks(seen, state, encoded.signatures)
+        frames = segment_frames(state, seen)
+        info.update(write_video(path, _images(seen, state, frames, movies)))
     except BotError as exc:
         info["error"] = exc.message
         log.warning("no annotated video: %s", exc.message)
@@ -101,33 +114,53 @@ def render(seen: FramesSeen, path: Path, state: RunState, total: int | None) -> 
     return info
 
 
+def place_looks(
+    seen: FramesSeen, state: RunState, signatures: dict[int, list[int]]
+) -> dict[str, int]:
+    """Move each look to the movie frame showing its picture (segments with a movie);
+    how many looks there are and how many were found in a movie."""
+    assert state.profile is not None
+    width = state.profile.geometry.window[0]
+    matched = 0
+    for number, movie in signatures.items():
+        entries = [e for e in seen.entries if e.segment == number]
+        looks = []
+        for entry in entries:
+            pixels = seen.pixels(entry)
+            looks.append((entry.frame, signature(pixels, max(1, pixels.shape[1] // width))))
+        placed = place(looks, movie)
+        for entry, frame in zip(entries, placed.frames, strict=True):
+            entry.frame = frame
+        matched += placed.matched
+    return {"count": len(seen.entries), "found_in_movie": matched}
+
+
 def _images(
-    seen: FramesSeen, state: RunState, timeline: list[tuple[int, Seen]], end: int
+    seen: FramesSeen, state: RunState, frames: dict[int, int], movies: dict[int, Path]
 ) -> Iterator[np.ndarray]:
-    """One picture per video frame: the last one the bot looked at by then, drawn on."""
-    image: np.ndarray | None = None
-    shown: Seen | None = None
-    index = 0
-    for frame in range(end):
-        while index < len(timeline) and timeline[index][0] <= frame:
-            index += 1
-        entry = timeline[index - 1][1] if index else None
-        if entry is None and image is None:
-            image = blank(state, "the bot has not looked at the game yet")
-        elif entry is not None and entry is not shown:
-            shown = entry
-            image = draw(seen.pixels(entry), entry, state, frame)
-        yield image
-
-
-def _segment_offsets(state: RunState, seen: FramesSeen) -> dict[int, int]:
-    """Where each segment starts on the video's timeline."""
-    offsets: dict[int, int] = {}
+    """One picture per video frame: the movie's frame (or, without a movie, the last
+    picture the bot looked at), with the last look's readings drawn on it."""
     at = 0
-    for number, frames in segment_frames(state, seen).items():
-        offsets[number] = at
-        at += frames
-    return offsets
+    for number, count in frames.items():
+        looks = sorted((e for e in seen.entries if e.segment == number), key=lambda e: e.frame)
+        movie = read_frames(movies[number]) if number in movies else None
+        background: np.ndarray | None = None
+        pictured: Seen | None = None  # the look whose picture is the background
+        index = 0
+        for frame in range(count):
+            while index < len(looks) and looks[index].frame <= frame:
+                index += 1
+            look = looks[index - 1] if index else None
+            if movie is not None:
+                background = next(movie, background)  # a movie cut short: its last frame
+            elif look is not None and look is not pictured:
+                background, pictured = seen.pixels(look), look
+            if background is None:
+                yield blank(state, "the bot has not looked at the game yet")
+            else:
+                fresh = look is not None and frame - look.frame <= FRESH
+                yield draw(background, look if fresh else None, state, at + frame, look)
+        at += count
 
 
 def segment_frames(state: RunState, seen: FramesSeen) -> dict[int, int]:
@@ -147,8 +180,11 @@ def blank(state: RunState, text: str) -> np.ndarray:
     return np.asarray(image)
 
 
-def draw(pixels: np.ndarray, entry: Seen, state: RunState, frame: int) -> np.ndarray:
-    """The grabbed frame at 2x of the 1x window, the bot's readings drawn on it."""
+def draw(
+    pixels: np.ndarray, marks: Seen | None, state: RunState, frame: int, last: Seen | None
+) -> np.ndarray:
+    """``pixels`` (a 1x movie frame or a grabbed one) at 2x of the 1x window, the readings
+    of ``marks`` drawn on it; ``last`` is the bot's last look (for the text line)."""
     profile = state.profile
     assert profile is not None
     g = profile.geometry
@@ -157,6 +193,19 @@ def draw(pixels: np.ndarray, entry: Seen, state: RunState, frame: int) -> np.nda
     image = Image.new("RGB", (w * ZOOM, h * ZOOM + BAR), (0, 0, 0))
     image.paste(picture, (0, 0))
     pen = ImageDraw.Draw(image)
+    seconds = frame / FPS
+    level = last.level if last is not None and last.level is not None else "-"
+    text = f"level {level}  {int(seconds // 60)}:{seconds % 60:05.2f}  frame {frame}"
+    if marks is not None:
+        text += _draw_marks(pen, marks, profile.geometry)
+    elif last is not None:
+        text += "  (not looking)"
+    pen.text((6, h * ZOOM + 6), text, fill=TEXT)
+    return np.asarray(image)
+
+
+def _draw_marks(pen: ImageDraw.ImageDraw, entry: Seen, g: Geometry) -> str:
+    """The cursor read and the plan's next cells, drawn; their words for the text line."""
     cell = g.board.cell * ZOOM
     marks = entry.readings
     board = marks.get("board")
@@ -173,16 +222,10 @@ def draw(pixels: np.ndarray, entry: Seen, state: RunState, frame: int) -> np.nda
         pen.text((x * ZOOM + 4, y * ZOOM + 2), str(i), fill=LATER)
     if remaining:
         box(remaining[0], NEXT, 2, 0)
+    text = ""
     if "cursor" in marks:
         box(tuple(marks["cursor"]), CURSOR, 2, 3)
-    seconds = frame / FPS
-    text = (
-        f"level {entry.level if entry.level is not None else '-'}  "
-        f"{int(seconds // 60)}:{seconds % 60:05.2f}  frame {frame}"
-    )
-    if "cursor" in marks:
         text += f"  cursor {marks['cursor'][0]} {marks['cursor'][1]}"
     if remaining:
         text += f"  next {remaining[0][0]} {remaining[0][1]} ({len(remaining)} left)"
-    pen.text((6, h * ZOOM + 6), text, fill=TEXT)
-    return np.asarray(image)
+    return text

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from bot.errors import BotError, MovieError
 from bot.fuse.session import Segment
+from bot.recording.frame_match import signature
 from bot.recording.movie import read_frames
 from bot.recording.scan import LevelScanner, LevelSpan
 from bot.recording.video import VideoWriter, open_video
@@ -35,6 +36,7 @@ class Encoded:
     video_frames: int = 0
     error: str | None = None  # why there is no video
     movie_errors: dict[int, str] = field(default_factory=dict)  # segment -> why its movie ended
+    signatures: dict[int, list[int]] = field(default_factory=dict)  # segment -> each frame's
     seconds: float = 0.0
 
 
@@ -44,9 +46,11 @@ def encode(
     video: Path | None,
     zoom: int = 2,
     progress: Callable[[int], None] | None = None,
+    signatures: bool = False,
 ) -> Encoded:
     """Scan every segment's movie and, when ``video`` is given, write them all into it;
-    ``progress`` is told the frames done every 1000 frames."""
+    ``progress`` is told the frames done every 1000 frames. With ``signatures``, each
+    frame's picture signature is kept (``frame_match``: where the bot's looks go)."""
     started = time.monotonic()
     out = Encoded()
     writer: VideoWriter | None = None
@@ -55,9 +59,12 @@ def encode(
             if segment.movie is None or not segment.movie.is_file():
                 continue
             scanner = LevelScanner(vision, segment.number)
+            signed = out.signatures.setdefault(segment.number, []) if signatures else None
             try:
                 for frame in read_frames(segment.movie):
                     scanner.feed(frame)
+                    if signed is not None:
+                        signed.append(signature(frame))
                     if progress is not None and scanner.frames % 1000 == 0:
                         progress(sum(out.frames.values()) + scanner.frames)
                     if video is not None and out.error is None:

@@ -285,6 +285,7 @@ class Recording:
                 self.folder.video,
                 self.options.zoom,
                 show,
+                signatures=self.frames_seen is not None,
             )
         finally:
             if show is not None:
@@ -311,8 +312,7 @@ class Recording:
             return None
         from bot.recording.annotated_video import render
 
-        total = sum(encoded.frames.values()) or None
-        return render(self.frames_seen, self.folder.annotated, self.state, total)
+        return render(self.frames_seen, self.folder.annotated, self.state, encoded)
 
     def _video_frames(self, encoded: Encoded) -> dict[int, int]:
         """Emulated frames each segment has in video.mp4: Fuse's movie frames, or for an

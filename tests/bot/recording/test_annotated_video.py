@@ -1,4 +1,5 @@
-"""The annotated video: each emulated frame keeps the picture the bot saw last in it, and
+"""The annotated video: each emulated frame keeps the picture the bot saw last in it; the
+looks go to the movie frames showing their pictures; without a movie (an attached Fuse)
 each video frame shows the picture of its moment (pictures whose pixels are their number)."""
 
 from __future__ import annotations
@@ -9,9 +10,11 @@ import pytest
 from bot.play.env import Observation
 from bot.profile import load_profile
 from bot.recording import annotated_video
-from bot.recording.annotated_video import FramesSeen, render
+from bot.recording.annotated_video import FramesSeen, place_looks, render
+from bot.recording.encode import Encoded
 from bot.recording.events import EventLog
 from bot.recording.folder import RunFolder
+from bot.recording.frame_match import signature
 from bot.recording.frame_store import FrameStore
 from bot.recording.run_state import RecordOptions, RunState
 from bot.see.annotate import ZOOM
@@ -77,7 +80,7 @@ def test_each_video_frame_shows_the_picture_of_its_moment(tmp_path, monkeypatch)
         return write_video(path, each())
 
     monkeypatch.setattr(annotated_video, "write_video", spy)
-    info = render(seen, tmp_path / "annotated.mp4", state, 15)
+    info = render(seen, tmp_path / "annotated.mp4", state, Encoded(frames={0: 15}))
     assert info["error"] is None and info["frames"] == 15
     last = 0
     expected = []
@@ -86,3 +89,29 @@ def test_each_video_frame_shows_the_picture_of_its_moment(tmp_path, monkeypatch)
         expected.append(last)
     assert shown == expected
     assert not (tmp_path / "frames.tmp").exists()
+
+
+def test_looks_go_to_the_movie_frames_that_show_their_pictures(tmp_path):
+    """The clock put every look 5 frames late; the movie's signatures put them back
+    (pictures 32 levels apart: signatures keep the top three bits of a colour)."""
+    seen = FramesSeen(FrameStore(tmp_path / "frames.tmp"))
+    for frame, number in LOOKS:
+        seen.add(Observation(picture(32 * number), VISION, at=frame / 50), 0, frame + 5)
+    seen.close()
+    movie = [signature(picture(32 * last_shown(f))) for f in range(20)]
+    state = RunState(
+        RunFolder(tmp_path), RecordOptions(tmp_path), "walkthrough", [], PROFILE, 0.0,
+        EventLog(tmp_path / "events.jsonl"),
+    )  # fmt: skip
+    looks = place_looks(seen, state, {0: movie})
+    assert looks == {"count": len(seen.entries), "found_in_movie": len(seen.entries)}
+    estimates = [frame + 5 for frame in sorted(SEEN_LAST)]
+    for entry, estimate in zip(seen.entries, estimates, strict=True):
+        assert movie[entry.frame] == signature(seen.pixels(entry)), "a frame with its picture"
+        assert estimate - 5 <= entry.frame <= estimate
+    assert [e.frame for e in seen.entries] == [0, 3, 3, 5, 5, 8, 8, 14, 17]
+
+
+def last_shown(frame: int) -> int:
+    """The picture on screen at ``frame``: the one seen last at or before it."""
+    return SEEN_LAST[max(f for f in SEEN_LAST if f <= frame)]

@@ -7,10 +7,12 @@ import os
 import re
 import shutil
 import signal
+import subprocess
 import time
 from pathlib import Path
 
 import jsonschema
+import numpy as np
 import pytest
 
 from bot.cli import main
@@ -144,6 +146,34 @@ def test_video_has_every_emulated_frame_and_annotated_matches(recorded):
         assert starts[f"Level {entry['level']}"] == pytest.approx(
             entry["start_frame"] / 50.08, abs=0.001
         )
+
+
+def gray_frames(video: Path, width: int, height: int) -> np.ndarray:
+    """Every frame's top ``height`` rows at a quarter of their size, in grey levels."""
+    size = f"{width // 4}:{height // 4}"
+    vf = f"crop={width}:{height}:0:0,scale={size}:flags=area,format=gray"
+    argv = ["ffmpeg", "-v", "error", "-i", str(video), "-vf", vf, "-f", "rawvideo", "-"]
+    out = subprocess.run(argv, capture_output=True, check=True).stdout
+    return np.frombuffer(out, np.uint8).reshape(-1, height // 4, width // 4).astype(np.int16)
+
+
+def test_annotated_shows_the_same_frame_as_the_video_at_every_moment(recorded):
+    """Under the marks, annotated.mp4's frame f is video.mp4's frame f: of the video's
+    frames f-10..f+10 none is nearer to it (a picture 5 frames stale, as in issue 21,
+    is nearer to an earlier frame). The bot's looks are placed by their pictures."""
+    run = json.loads((recorded / "run.json").read_text())
+    video = gray_frames(recorded / "video.mp4", 640, 480)
+    annotated = gray_frames(recorded / "annotated.mp4", 640, 480)
+    assert len(video) == len(annotated)
+    stale = []
+    for f, picture in enumerate(annotated):
+        lo = max(0, f - 10)
+        distance = np.abs(video[lo : f + 11] - picture).mean(axis=(1, 2))
+        if distance[f - lo] > distance.min() + 0.5:
+            stale.append((f, int(distance.argmin()) + lo - f))
+    assert stale == [], "frames (and the nearest video frame's offset) showing another frame"
+    looks = run["annotated"]["looks"]
+    assert looks["found_in_movie"] >= 0.8 * looks["count"] > 0, looks
 
 
 def test_replay_of_the_whole_run_reaches_the_same_board(recorded, xserver, capsys):
