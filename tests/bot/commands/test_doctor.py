@@ -21,6 +21,8 @@ from bot.commands.machine_checks import (
     program,
     python_packages,
 )
+from bot.errors import BotError
+from bot.x11.display import XServer
 
 
 def fake_program(folder: Path, name: str, first_line: str) -> None:
@@ -150,10 +152,12 @@ def test_runs_on_a_wayland_only_desktop_are_refused_with_the_bots_own_words(monk
     monkeypatch.setenv("WAYLAND_DISPLAY", "wayland-0")
     state = display_state()
     assert state.kind == "Wayland only" and state.refused == "DISPLAY is empty"
-    monkeypatch.setenv("DISPLAY", ":0")
+    monkeypatch.setenv("DISPLAY", ":59999")
     monkeypatch.setenv("XDG_SESSION_TYPE", "wayland")
     state = display_state()
-    assert state.kind == "XWayland" and state.refused  # today's rule (XServer.existing)
+    with pytest.raises(BotError) as refused:  # doctor's verdict is the bot's own rule
+        XServer.existing(":59999")
+    assert state.kind == "XWayland" and state.refused.startswith(str(refused.value))
     (found,) = machine_checks.on_display(state)
     assert not found.ok and found.blocks == {ON_DISPLAY, ATTACHED}
 
