@@ -16,9 +16,10 @@ COMMANDS = {
     "replay": "play a recorded run, or one level of it, back in Fuse exactly",
     "runs": "list the recorded runs with their results and report pages",
     "report": "write a run's report.html (video, levels, plots), or compare two runs",
+    "doctor": "check this machine: what the bot needs, what is missing, which runs can go",
 }
 
-USAGE = """usage: logo-bot COMMAND [options]
+USAGE = """usage: logo-bot COMMAND [options]   (or: logo-bot --version)
 
 Plays the ZX Spectrum puzzle game Logo: Part 1 by itself in the Fuse emulator:
 it reads the screen, plans the moves, presses the keys and checks what happened.
@@ -33,6 +34,7 @@ Run 'logo-bot COMMAND --help' for a command's options. Examples:
   logo-bot replay last --level 2         level 2 of the latest run, again
   logo-bot runs --open                   the latest run's report in your browser
   logo-bot walkthrough --tape LOGO.TAP --profile logo-part1
+  logo-bot doctor                        what this machine lacks, if anything
 
 {exit_codes}
 """
@@ -50,6 +52,11 @@ def main(argv: list[str] | None = None) -> int:
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(usage())
         return 0 if argv else 2
+    if argv[0] == "--version":
+        from bot.commands.doctor import version_text
+
+        print(version_text())
+        return 0
     command, rest = argv[0], argv[1:]
     if command not in COMMANDS:
         print(f"logo-bot: unknown command {command!r}\n\n{usage()}", file=sys.stderr)

@@ -20,9 +20,9 @@ import tomli_w
 
 from bot.errors import ProfileError, UsageError
 from bot.frames import FRAME_MS
+from bot.installation import checkout_root, is_package_data, package_file
 from calibration import profile_names, profile_path
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
 RGB = tuple[int, int, int]
 Point = tuple[int, int]
 
@@ -141,9 +141,20 @@ class Profile:
         return level_count_of(self.game)
 
     def resolve(self, value: str) -> Path:
-        """A path from the profile, relative to the repository root."""
-        path = Path(value)
-        return path if path.is_absolute() else REPO_ROOT / path
+        """A path from the profile (see ``resolve_path``)."""
+        return resolve_path(value)
+
+
+def resolve_path(value: str) -> Path:
+    """A path a profile names: absolute; or the bot's own data, its first part a package
+    (``game/build/practice.z80``, ``calibration/practice/font.txt``); or relative to the
+    repository root in a checkout, to the current folder when installed."""
+    path = Path(value)
+    if path.is_absolute():
+        return path
+    if is_package_data(value):
+        return package_file(value)
+    return (checkout_root() or Path.cwd()) / path
 
 
 def load_raw(name_or_path: str) -> tuple[dict[str, Any], Path]:
@@ -409,7 +420,7 @@ def _build(data: dict[str, Any], path: Path) -> Profile:
             frames={k: int(v) for k, v in sc.get("frames", {}).items()},
         )
     extra = {
-        "font": (Path(font) if Path(font).is_absolute() else REPO_ROOT / font) if font else None,
+        "font": resolve_path(font) if font else None,
         "paper": tuple(int(c) for c in text.get("paper", (0, 0, 0))),
         "panel": {k: _spot(v) for k, v in data["panel"].items()} if "panel" in data else None,
         "screens": screens,

@@ -1,12 +1,14 @@
 """Calibration profiles: one data folder per game (geometry, palette, keys, timings)."""
 
+import importlib.resources
 from pathlib import Path
 
-PROFILES_DIR = Path(__file__).resolve().parent
+# A folder on disk, in a checkout and in an installed wheel alike.
+PROFILES_DIR = Path(str(importlib.resources.files(__name__)))
 
 
 def profile_path(name: str) -> Path:
-    """The ``profile.toml`` of the profile called ``name`` (a folder next to this file)."""
+    """The ``profile.toml`` of the profile called ``name`` (a folder of this package)."""
     return PROFILES_DIR / name / "profile.toml"
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.profile import REPO_ROOT
+from bot.installation import PACKAGES_ROOT as REPO_ROOT
 from bot.recording.events import read_events
 
 SCHEMAS = REPO_ROOT / "recordings"

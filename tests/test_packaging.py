@@ -49,3 +49,16 @@ def test_tomli_w_is_a_core_dependency_and_jsonschema_is_not():
 def test_the_pyautogui_key_backend_is_an_optional_extra():
     extras = PROJECT["optional-dependencies"]
     assert "pyautogui" in floors(extras["pyautogui"])
+
+
+def test_the_build_has_what_setup_py_uses_and_the_tests_build_offline():
+    """setup.py builds the practice game with skoolkit at build time; the wheel test
+    builds without isolation, so dev has the build requirements too."""
+    build = floors(tomllib.loads(PYPROJECT.read_text())["build-system"]["requires"])
+    assert {"setuptools", "skoolkit"} <= set(build)
+    dev = floors(PROJECT["optional-dependencies"]["dev"])
+    assert dev["setuptools"] == build["setuptools"]
+
+
+def test_platformdirs_is_a_core_dependency():
+    assert "platformdirs" in CORE  # bot/recording/folder.py: the runs of an installed bot

@@ -4,6 +4,6 @@
 built from the groups in ``common``); nothing below it reads the argparse Namespace.
 
 The top layer: imports ``bot.recording``, ``bot.play``, ``bot.fuse``, ``bot.see`` and
-``bot.x11`` (and ``bot.errors``, ``bot.frames``, ``bot.interrupts``,
+``bot.x11`` (and ``bot.errors``, ``bot.frames``, ``bot.installation``, ``bot.interrupts``,
 ``bot.processes``, ``bot.profile``).
 """

@@ -261,6 +261,13 @@ def add_safety_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+# Where runs go when --runs-dir does not say (bot/recording/folder.py: default_root).
+RUNS_DEFAULT = (
+    "$LOGO_BOT_RECORDINGS; else recordings/ in a checkout; else "
+    "$XDG_DATA_HOME/logo-bot/recordings, ~/.local/share/logo-bot/recordings unless set"
+)
+
+
 def add_recording_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
         "recording",
@@ -271,11 +278,13 @@ def add_recording_options(parser: argparse.ArgumentParser) -> None:
         "run fails or is stopped with Ctrl-C. See recordings/README.md.",
     )
     group.add_argument(
+        "--runs-dir",
         "--video-dir",
+        dest="runs_dir",
         type=Path,
         metavar="DIR",
-        help="put the run folders in DIR (default: recordings/ in the repository, or "
-        "$LOGO_BOT_RECORDINGS)",
+        help=f"put the run folders in DIR (default: {RUNS_DEFAULT}; --video-dir is an old "
+        "name for it)",
     )
     group.add_argument(
         "--no-video",
@@ -304,19 +313,21 @@ def record_options(args: argparse.Namespace) -> RecordOptions | None:
     from bot.recording.recording import RecordOptions
 
     if not args.record:
-        if args.annotate or args.video_dir:
-            raise UsageError("--no-record leaves no folder: drop --annotate and --video-dir")
+        if args.annotate or args.runs_dir:
+            raise UsageError("--no-record leaves no folder: drop --annotate and --runs-dir")
         return None
-    return RecordOptions(args.video_dir or default_root(), args.video, args.annotate)
+    return RecordOptions(args.runs_dir or default_root(), args.video, args.annotate)
 
 
 def add_runs_option(parser: argparse.ArgumentParser) -> None:
-    """``--video-dir``, for the commands that read recorded runs."""
+    """``--runs-dir`` (old name ``--video-dir``), for the commands that read recorded runs."""
     parser.add_argument(
+        "--runs-dir",
         "--video-dir",
+        dest="runs_dir",
         type=Path,
         metavar="DIR",
-        help="where run folders are (default: recordings/ or $LOGO_BOT_RECORDINGS)",
+        help=f"where run folders are (default: {RUNS_DEFAULT})",
     )
 
 

@@ -122,7 +122,7 @@ class ReplayOptions:
 
 def options_from(args: argparse.Namespace) -> ReplayOptions:
     """The run asked for and how to play it, checked."""
-    folder = find_run(args.run, args.video_dir or default_root())
+    folder = find_run(args.run, args.runs_dir or default_root())
     headless = runs_headless(args.headless, args.display)
     speed = checked_speed(args.speed or (1000 if headless else 100))
     want_video = args.video is not None or headless

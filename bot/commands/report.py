@@ -57,7 +57,7 @@ class ReportOptions:
 
 def options_from(args: argparse.Namespace) -> ReportOptions:
     """The run or runs asked for, found, and --out checked."""
-    root = args.video_dir or default_root()
+    root = args.runs_dir or default_root()
     if args.compare and args.run:
         raise UsageError("give either RUN or --compare RUN1 RUN2, not both")
     out = args.out

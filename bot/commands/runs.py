@@ -78,9 +78,9 @@ class RunsOptions:
 
 
 def options_from(args: argparse.Namespace) -> RunsOptions:
-    root = args.video_dir or default_root()
-    if args.video_dir and not root.is_dir():
-        raise UsageError(f"--video-dir {root}: no such folder")
+    root = args.runs_dir or default_root()
+    if args.runs_dir and not root.is_dir():
+        raise UsageError(f"--runs-dir {root}: no such folder")
     return RunsOptions(root, args.json, args.open)
 
 

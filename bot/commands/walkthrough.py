@@ -244,7 +244,7 @@ def start_recording(options: RunOptions) -> Recording:
     except OSError as exc:
         raise UsageError(
             f"cannot create a run folder in {options.record.root}: {exc.strerror}",
-            hint="choose another place with --video-dir DIR, or use --no-record",
+            hint="choose another place with --runs-dir DIR, or use --no-record",
         ) from None
 
 

@@ -5,5 +5,6 @@ bot did, and ``finish`` turns Fuse's movie into video and writes ``run.json``. T
 layout and the JSON schemas are described in ``recordings/README.md``.
 
 Imports ``bot.play``, ``bot.fuse``, ``bot.see`` and ``bot.x11`` (and ``bot.errors``,
-``bot.frames``, ``bot.interrupts``, ``bot.processes``, ``bot.profile``); never ``bot.commands``.
+``bot.frames``, ``bot.installation``, ``bot.interrupts``, ``bot.processes``,
+``bot.profile``); never ``bot.commands``.
 """

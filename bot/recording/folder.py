@@ -9,14 +9,23 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.errors import UsageError
-from bot.profile import REPO_ROOT
+from bot.installation import checkout_root
 
 TIME_FORMAT = "%Y%m%dT%H%M%SZ"
 
 
 def default_root() -> Path:
-    """``$LOGO_BOT_RECORDINGS``, else ``recordings/`` at the repository root."""
-    return Path(os.environ.get("LOGO_BOT_RECORDINGS") or REPO_ROOT / "recordings")
+    """Where runs go unless ``--runs-dir`` says: ``$LOGO_BOT_RECORDINGS``; else, in a
+    checkout, its ``recordings/``; else the user's data folder
+    (``$XDG_DATA_HOME/logo-bot/recordings``, by default ``~/.local/share/...``)."""
+    if os.environ.get("LOGO_BOT_RECORDINGS"):
+        return Path(os.environ["LOGO_BOT_RECORDINGS"])
+    checkout = checkout_root()
+    if checkout is not None:
+        return checkout / "recordings"
+    import platformdirs
+
+    return platformdirs.user_data_path("logo-bot") / "recordings"
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from bot.recording.folder import RunFolder
 
 @dataclass(frozen=True)
 class RecordOptions:
-    """What to keep of a run (``--video-dir``, ``--no-video``, ``--annotate``)."""
+    """What to keep of a run (``--runs-dir``, ``--no-video``, ``--annotate``)."""
 
     root: Path
     video: bool = True

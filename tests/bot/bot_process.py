@@ -9,7 +9,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from bot.profile import REPO_ROOT
+from bot.installation import PACKAGES_ROOT as REPO_ROOT
 
 
 @contextmanager

@@ -17,14 +17,15 @@ ALLOWED = {
     "frames": set(),
     "interrupts": set(),
     "processes": set(),
-    "profile": {"errors", "frames"},
+    "installation": set(),
+    "profile": {"errors", "frames", "installation"},
     "x11": {*BASE, "profile"},
     "see": {"errors", "frames", "profile"},
     "fuse": {*BASE, "profile", "x11", "see"},
     "play": {*BASE, "profile", "x11", "see", "fuse"},
-    "recording": {*BASE, "profile", "x11", "see", "fuse", "play"},
-    "commands": {*BASE, "profile", "x11", "see", "fuse", "play", "recording"},
-    "cli": {"errors", "interrupts", "commands"},
+    "recording": {*BASE, "installation", "profile", "x11", "see", "fuse", "play"},
+    "commands": {*BASE, "installation", "profile", "x11", "see", "fuse", "play", "recording"},
+    "cli": {"errors", "installation", "interrupts", "commands"},
 }
 FORBIDDEN_TOP = {"game", "faults", "tests", "benchmarks", "jsonschema"}
 

@@ -17,8 +17,9 @@ import pytest
 
 from bot.cli import main
 from bot.fuse.session import Session, SessionOptions
+from bot.installation import PACKAGES_ROOT as REPO_ROOT
 from bot.play.env import LogoEnv
-from bot.profile import REPO_ROOT, load_profile
+from bot.profile import load_profile
 from bot.recording.chapters import read_chapters
 from bot.recording.events import read_events
 from bot.recording.folder import list_runs

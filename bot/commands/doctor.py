@@ -1,0 +1,116 @@
+"""``logo-bot doctor``: check everything the bot needs on this machine, say for each item
+OK or what to install or do, and which kinds of run can go (headless, on this display,
+attached). Exits 0 when a walkthrough can run. The checks: ``machine_checks``."""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import sys
+import textwrap
+from dataclasses import dataclass
+
+from bot.commands import machine_checks as checks
+from bot.commands.machine_checks import ATTACHED, HEADLESS, ON_DISPLAY, VIDEO, Check
+from bot.errors import exit_codes_help
+from bot.installation import PACKAGES_ROOT, checkout_root, version
+
+KINDS = {
+    HEADLESS: ("headless", "logo-bot walkthrough --headless"),
+    ON_DISPLAY: ("on this display", "logo-bot walkthrough"),
+    ATTACHED: ("attached", "logo-bot walkthrough --attach"),
+}
+
+
+def parser() -> argparse.ArgumentParser:
+    return argparse.ArgumentParser(
+        prog="logo-bot doctor",
+        description=textwrap.fill(
+            "Check what the bot needs on this machine: the Python packages, fuse-sdl and "
+            "fuse-gtk, the 48K ROM, the practice game, Xvfb (started for a moment), ffmpeg, "
+            "ffprobe, fmfconv, pasmo, the display (X11 and its window manager, XWayland, "
+            "Wayland only, or none), XTest, and a Fuse window to attach to. For each: OK, or "
+            "the Debian package to install or what to do. Then which kinds of run can go: "
+            "headless, on this display, attached. Exits 0 when a walkthrough can run.",
+            79,
+        ),
+        epilog=exit_codes_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
+def machine() -> list[Check]:
+    """Every check, in the order they are printed."""
+    found = [checks.python_packages(), *checks.fuse_builds()]
+    if not any(c.ok for c in found[1:]):  # a launched run needs one Fuse build or the other
+        found.append(
+            Check(
+                "Fuse",
+                False,
+                "neither build is installed",
+                checks.apt("fuse-emulator-sdl"),
+                checks.LAUNCHED,
+            )
+        )
+    found += [checks.rom(), checks.practice_game(), checks.pasmo(), checks.xvfb()]
+    found += checks.video_programs()
+    found += checks.on_display(checks.display_state())
+    return found
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether a kind of run can go, and if not the first reason why."""
+
+    kind: str
+    can: bool
+    why: str = ""
+
+
+def verdicts(found: list[Check]) -> list[Verdict]:
+    result = []
+    for kind in KINDS:
+        stopping = [c for c in found if not c.ok and kind in c.blocks]
+        why = f"{stopping[0].item}: {stopping[0].detail}" if stopping else ""
+        result.append(Verdict(kind, not stopping, why))
+    return result
+
+
+def report(found: list[Check], kinds: list[Verdict]) -> str:
+    width = max(len(c.item) for c in found)
+    where = "checkout" if checkout_root() else "installed"
+    lines = [f"logo-bot {version()} ({where}: {PACKAGES_ROOT}), Python {platform.python_version()}"]
+    for c in found:
+        status = "ok" if c.ok else ("NO" if c.blocks else "--")
+        lines.append(f"  {status:<3} {c.item.ljust(width)}  {c.detail}")
+        if c.fix:
+            lines.append(f"      {' ' * width}  -> {c.fix}")
+    no_video = [c.item for c in found if not c.ok and VIDEO in c.blocks]
+    lines += ["", "Runs that can go:"]
+    for v in kinds:
+        name, command = KINDS[v.kind]
+        lines.append(f"  {name:<16} {'yes' if v.can else 'no '}  {command if v.can else v.why}")
+    if no_video and any(v.can for v in kinds):
+        lines.append(f"  only with --no-video (no video.mp4) until {', '.join(no_video)} is there")
+    return "\n".join(lines)
+
+
+def can_walk(found: list[Check], kinds: list[Verdict]) -> bool:
+    """A walkthrough can run as given (with its video) in at least one way."""
+    return any(v.can for v in kinds) and not any(not c.ok and VIDEO in c.blocks for c in found)
+
+
+def version_text() -> str:
+    """``logo-bot --version``: the bot's version and the Fuse builds found."""
+    lines = [f"logo-bot {version()}"]
+    for c in checks.fuse_builds():
+        lines.append(f"{c.item} {c.detail}" + (f"; {c.fix}" if c.fix else ""))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser().parse_args(sys.argv[1:] if argv is None else argv)
+    found = machine()
+    kinds = verdicts(found)
+    print(report(found, kinds))
+    return 0 if can_walk(found, kinds) else 1

@@ -1,0 +1,44 @@
+"""End-to-end: ``logo-bot doctor`` on this machine, as it is (every program the set-up
+installs is here), on the test's own X display: with no Fuse window, then with one."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.cli import main
+from bot.fuse.emulator import Fuse, FuseConfig
+
+
+def doctor_on(display: str, monkeypatch, capsys) -> tuple[int, str]:
+    monkeypatch.setenv("DISPLAY", display)
+    for name in ("WAYLAND_DISPLAY", "XDG_SESSION_TYPE"):
+        monkeypatch.delenv(name, raising=False)
+    code = main(["doctor"])
+    return code, capsys.readouterr().out
+
+
+@pytest.mark.xserver
+def test_doctor_finds_everything_and_no_fuse_window_to_attach_to(xserver, monkeypatch, capsys):
+    code, out = doctor_on(xserver.display, monkeypatch, capsys)
+    assert code == 0, out
+    for item in ("Python packages", "48K ROM", "practice game", "ffmpeg", "ffprobe", "fmfconv"):
+        assert re.search(rf"^  ok  {item} ", out, re.MULTILINE), (item, out)
+    assert re.search(r"^  ok  fuse-sdl +1\.\d+\.\d+ \(", out, re.MULTILINE), out
+    assert re.search(r"^  ok  Xvfb +starts, with XTEST", out, re.MULTILINE), out
+    assert f"ok  display {xserver.display}" in out and "X11, window manager: none" in out
+    assert re.search(r"^  ok  XTest ", out, re.MULTILINE), out
+    assert "NO  Fuse window" in out and "none open" in out
+    assert "headless         yes  logo-bot walkthrough --headless" in out
+    assert "on this display  yes  logo-bot walkthrough" in out
+    assert "attached         no   Fuse window: none open" in out
+
+
+@pytest.mark.fuse
+def test_doctor_sees_an_open_fuse_window_to_attach_to(xserver, monkeypatch, capsys):
+    with Fuse.start(FuseConfig(), xserver.display) as fuse:
+        code, out = doctor_on(xserver.display, monkeypatch, capsys)
+    assert code == 0, out
+    assert f"{fuse.window_id:#x} (fuse-sdl)" in out
+    assert "attached         yes  logo-bot walkthrough --attach" in out
