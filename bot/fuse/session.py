@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from bot.errors import EmulatorError, InputError
-from bot.frames import FRAME_S
+from bot.frames import FPS, FRAME_S
 from bot.fuse.attached import AttachedFuse
 from bot.fuse.emulator import OPENSE_ROM, Fuse, FuseConfig
 from bot.profile import Profile
@@ -26,6 +26,7 @@ from bot.x11.display import XServer, open_display, runs_headless, xvfb_program
 from bot.x11.focus import FocusPolicy
 from bot.x11.grab import Grabber, open_grabber
 from bot.x11.keys import KeyDriver, KeyTiming, XTestKeys
+from bot.x11.title_speed import TitleSpeed, frames_per_s
 from bot.x11.window import build_of, window_pid
 
 OPENSE_PAPER = (192, 192, 192)  # BASIC's white paper: the ROM is ready for typing
@@ -131,6 +132,7 @@ class Session:
     _closed: bool = field(default=False, repr=False)
     tape_pending: bool = False  # a tape OpenSE cannot load by itself: LOAD "" to type
     _checked_at: float = field(default=0.0, repr=False)
+    _title: TitleSpeed | None = field(default=None, repr=False)  # Fuse's speed, for waits
 
     @classmethod
     def open(
@@ -291,6 +293,11 @@ class Session:
             self.focus_policy.regain(self.target)
         return self.grabber.grab()
 
+    def glance(self) -> np.ndarray:
+        """The picture now, even while another window has the focus or covers Fuse (the
+        window's own picture when covered may show the cover): a look while paused."""
+        return self.grabber.grab()
+
     def _check_attached(self, every_s: float = 0.25) -> None:
         """Every ``every_s``: the person's Fuse still runs and its window still exists."""
         now = time.monotonic()
@@ -378,9 +385,28 @@ class Session:
             )
         )
 
-    def wait_frames(self, frames: float) -> None:
-        """Sleep for ``frames`` emulated frames at the session's speed."""
-        time.sleep(max(frames, 0) * self.frame_s)
+    def wait_frames(self, frames: float, slice_s: float = 0.2) -> None:
+        """Wait while Fuse emulates about ``frames`` frames: at the speed its title shows
+        over its last emulated second when that is below the session's (a busy machine
+        runs Fuse slower than asked: game screens then come later), else at the
+        session's speed. The speed is read again every ``slice_s``."""
+        left = max(frames, 0.0)
+        while left > 0:
+            per_s = self._frames_per_s()
+            step = min(slice_s, left / per_s)
+            time.sleep(step)
+            left -= step * per_s
+
+    def _frames_per_s(self) -> float:
+        """Emulated frames per wall second now (at least 1 % of the nominal rate)."""
+        nominal = 1 / self.frame_s
+        if self._title is None:
+            try:
+                self._title = TitleSpeed(self.xserver.display, self.fuse.window_id)
+            except Exception as exc:  # no title to read: the session's speed
+                log.debug("no title speed: %s", exc)
+                return nominal
+        return frames_per_s(self._title.percent(), nominal, FPS)
 
     def with_options(self, **changes: object) -> SessionOptions:
         return replace(self.options, **changes)
@@ -398,7 +424,8 @@ class Session:
     def _close_parts(self) -> None:
         """Close the keys, the grabber and the cover watch, each even when another fails
         (closing one twice does nothing: a restart that failed half-way closed them)."""
-        for part in (self.keys, self.grabber, self.cover):
+        title, self._title = self._title, None
+        for part in (self.keys, self.grabber, self.cover, title):
             if part is not None:
                 try:
                     part.close()

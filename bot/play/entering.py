@@ -68,7 +68,13 @@ class GameEntry:
         return start
 
     def run_menu(self, steps: list[Step]) -> None:
-        driver = MenuDriver(self.env, self.session.frame_s, slower=self.slower_keys)
+        frame_s = self.session.frame_s
+        driver = MenuDriver(
+            self.env,
+            frame_s,
+            sleep=lambda seconds: self.session.wait_frames(seconds / frame_s),
+            slower=self.slower_keys,
+        )
         try:
             driver.run(steps)
         finally:

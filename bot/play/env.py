@@ -36,6 +36,8 @@ class Console(Protocol):
 
     def frame(self) -> np.ndarray: ...
 
+    def glance(self) -> np.ndarray: ...
+
     def timed(self, timing: KeyTiming) -> AbstractContextManager[None]: ...
 
 
@@ -154,6 +156,10 @@ class LogoEnv:
     def observe(self) -> Observation:
         return Observation(self.console.frame(), self.console.vision, self.screens)
 
+    def glance(self) -> Observation:
+        """The picture now, waiting for no focus or cover: a look while the run is paused."""
+        return Observation(self.console.glance(), self.console.vision, self.screens)
+
     def wait_for(self, expect: Expectation, timeout_frames: float) -> tuple[Observation, bool]:
         """Poll frames until ``expect`` holds or ``timeout_frames`` emulated frames pass."""
         deadline = time.monotonic() + timeout_frames * self.console.frame_s
@@ -262,6 +268,9 @@ class EnvWrapper:
 
     def observe(self) -> Observation:
         return self.env.observe()
+
+    def glance(self) -> Observation:
+        return self.env.glance()
 
     def wait_for(self, expect: Expectation, timeout_frames: float) -> tuple[Observation, bool]:
         return self.env.wait_for(expect, timeout_frames)

@@ -17,6 +17,7 @@ PAUSED = "PAUSED: another window has the keyboard focus; click the Fuse window t
 TAKING_BACK = "another window has the keyboard focus: taking it back in {:.0f} s"
 COVERED = "PAUSED: another window covers the Fuse picture; move it away to go on"
 RAISING = "another window covers the Fuse picture: raising Fuse in {:.0f} s"
+ENDED = ("time_up", "game_over", "title")  # screens of a level lost while paused
 GRABBED = (
     "PAUSED: another program holds the keyboard (a screen locker or a password prompt?); "
     "no key is pressed until it lets go"
@@ -37,10 +38,16 @@ class FocusMessages:
         self.env = env
         self.progress = progress
         self.report = report
+        self.seen_while_paused: str | None = None  # the game's screen last seen while paused
 
     def on_focus(self, event: str, data: dict[str, Any]) -> None:
         """The key driver lost or regained the keyboard focus, or found the picture covered:
         say so and note it."""
+        if event == "waiting":
+            self.watch_game()
+            return
+        if event == "regained":
+            self.seen_while_paused = None
         if event == "covered":
             self.env.note("picture_covered")
             log.warning("another window covers the Fuse picture: no key is pressed")
@@ -77,3 +84,19 @@ class FocusMessages:
         elif event == "regained":
             self.report.run_corrections[f"focus_{data.get('how', 'regained')}"] += 1
             self.progress.update(status="")
+
+    def watch_game(self) -> None:
+        """While paused the game's clock runs on: say when it shows TIME UP, GAME OVER or
+        its title (the level is lost; the bot goes back into the game when it goes on)."""
+        try:
+            screen = self.env.glance().screen
+        except Exception as exc:  # a look while paused never ends the pause
+            log.debug("no look while paused: %s", exc)
+            return
+        if screen not in ENDED or screen == self.seen_while_paused:
+            return
+        self.seen_while_paused = screen
+        words = screen.replace("_", " ")
+        self.env.note("paused_screen", screen=screen)
+        log.warning("while paused, the game shows %s: the level starts again on going on", words)
+        self.progress.update(status=f"{self.progress.status} (the game shows {words})")

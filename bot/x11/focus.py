@@ -76,6 +76,7 @@ class FocusPolicy:
     grace_s: float = 0.0
     timeout_s: float | None = None
     poll_s: float = 0.02
+    watch_s: float = 0.25  # while paused, "waiting" is told this often
     listeners: list[FocusListener] = field(default_factory=list)
 
     def emit(self, event: str, **data: Any) -> None:
@@ -92,6 +93,7 @@ class FocusPolicy:
         reason = "grab" if grabbed else "covered" if covered else "focus"
         self.emit({"grab": "grabbed", "covered": "covered", "focus": "lost"}[reason])
         paused = False
+        watched = started
         while True:
             if not target.window_exists():
                 raise EmulatorError(
@@ -142,4 +144,8 @@ class FocusPolicy:
             if not paused:
                 paused = True
                 self.emit("paused", covered=covered, grabbed=grabbed)
+                watched = time.monotonic()
+            elif time.monotonic() - watched >= self.watch_s:
+                watched = time.monotonic()
+                self.emit("waiting", waited_s=waited)  # a listener may look at the game
             time.sleep(self.poll_s)

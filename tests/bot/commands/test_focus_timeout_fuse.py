@@ -44,3 +44,52 @@ def test_a_focus_that_never_returns_ends_the_run_with_exit_6(xserver, tmp_path):
     assert check.ok, check.problems
     assert "keyboard focus" in check.run["error"]
     assert [e for e in check.events if e["event"] == "focus_paused"]
+
+
+def events_of(root) -> list[dict]:
+    return [e for path in root.glob("*/events.jsonl") for e in read_events(path)]
+
+
+def wait_for_event(root, process, found, what: str, timeout_s: float = 120) -> dict:
+    """The first event ``found`` accepts, once the bot has written it."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        hits = [e for e in events_of(root) if found(e)]
+        if hits:
+            return hits[0]
+        assert process.poll() is None, process.stderr.read()
+        assert time.monotonic() < deadline, f"never: {what}"
+        time.sleep(0.02)
+
+
+def test_a_level_lost_while_paused_is_noticed_and_played_again_after(xserver, tmp_path):
+    """The focus goes mid-level and stays away until the game's clock has run out (TIME
+    UP, GAME OVER, the title, all in emulated time): the paused bot says so, and when the
+    focus comes back it enters the game again and finishes, with no key to the thief."""
+    root = tmp_path / "runs"
+    args = ["walkthrough", "--levels", "1-2", "--display", xserver.display, "--no-take-focus"]
+    args += ["--speed", "1000", "--no-video", "--video-dir", str(root)]
+    with (
+        FocusThief(xserver.display, tmp_path / "keys.jsonl") as thief,
+        bot_process(args) as process,
+    ):
+        wait_for_event(root, process, lambda e: e["event"] == "keys" and e.get("level") == 1,
+                       "level 1 played")  # fmt: skip
+        thief.steal()
+        seen = wait_for_event(root, process, lambda e: e["event"] == "paused_screen",
+                              "the paused bot saw the level end")  # fmt: skip
+        thief.give_back()
+        _, err = process.communicate(timeout=180)
+        assert thief.keys_received() == 0, thief.events()
+    assert process.returncode == 0, err
+    assert seen["screen"] in ("time_up", "game_over", "title")
+    (folder,) = list(root.iterdir())
+    check = check_folder(folder, status="complete")
+    assert check.ok, check.problems
+    assert [lv["status"] for lv in check.run["levels"]] == ["done", "done"]
+    names = [e["event"] for e in check.events]
+    paused, regained = names.index("focus_paused"), names.index("focus_regained")
+    assert paused < names.index("paused_screen") < regained
+    after = check.events[regained:]
+    failures = [e for e in after if e["event"] == "failure" and e.get("level") == 1]
+    assert failures, "the level lost in the pause is a failed attempt, handled after it"

@@ -419,10 +419,14 @@ def test_attached_mid_level_with_a_wrong_stone_it_takes_it_back_and_finishes(
     assert [lv["status"] for lv in run["levels"]] == ["done"] * 3
     for entry in run["levels"]:
         assert entry["end_board"] == str(LEVELS[entry["level"]]).splitlines()
-    assert run["levels"][0]["corrections"] == {"taken_back": 1}, "one RESET, for the wrong stone"
     events = read_events(Path(run["_folder"]) / "events.jsonl")
     picked = [e for e in events if e["event"] == "pick_up"]
     assert [e["reachable"] for e in picked] == [False, True]
+    failed = [e["kind"] for e in events if e["event"] == "failure"]
+    if not failed:
+        assert run["levels"][0]["corrections"] == {"taken_back": 1}, "one RESET, for the stone"
+    else:  # a busy machine: level 1's clock ran out after the RESET, and it was played again
+        assert failed == ["time_up"], failed
     assert run["session"]["fuse_build"] == "gtk", "the person's build, read off its window"
     assert person.fuse.alive()
 

@@ -26,9 +26,12 @@ class Window:
         return self.exists
 
 
-def recorded(policy):
+def recorded(policy, waiting=False):
+    """The events told; "waiting" (every ``watch_s`` of a pause) only when asked."""
     events = []
-    policy.listeners.append(lambda event, data: events.append((event, data)))
+    policy.listeners.append(
+        lambda event, data: events.append((event, data)) if waiting or event != "waiting" else None
+    )
     return events
 
 
@@ -70,6 +73,18 @@ def test_without_taking_back_it_pauses_until_the_focus_returns():
     assert window.focus_calls == 0
     assert [e for e, _ in events] == ["lost", "paused", "regained"]
     assert events[-1][1]["paused"] and events[-1][1]["waited_s"] > 0.05
+
+
+def test_while_paused_listeners_are_told_it_still_waits():
+    """A paused run's listener can look at the game (its clock runs on) every ``watch_s``."""
+    policy = FocusPolicy(take_back=False, wait=True, poll_s=0.005, watch_s=0.05)
+    events = recorded(policy, waiting=True)
+    window = Window()
+    threading.Timer(0.3, lambda: setattr(window, "has_focus", True)).start()
+    policy.regain(window)
+    names = [e for e, _ in events]
+    assert names[:2] == ["lost", "paused"] and names[-1] == "regained"
+    assert 1 <= names.count("waiting") <= 6 and set(names[2:-1]) == {"waiting"}
 
 
 def test_without_waiting_it_raises_focus_lost():
