@@ -6,7 +6,8 @@ keys and returns the first observation that satisfies an expectation (or the las
 when the game did not show it in time). Every key the bot sends goes through this
 interface (``step``, ``hold``, and ``press``/``press_until`` for the key probe, which
 times its own looks), so wrappers such as the recorder, which subclass ``EnvWrapper``,
-see every key, observation and note.
+see every key, observation and note. One piece: the observation, the environment and
+the wrapper base class are one interface, each method mirrored in the wrapper.
 """
 
 from __future__ import annotations

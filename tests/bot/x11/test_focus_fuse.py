@@ -33,8 +33,11 @@ NAME = "ABCDEFGHIJ"
 
 
 def events_of(policy: FocusPolicy) -> list[tuple[str, dict]]:
+    """What the policy tells its listeners, but "waiting" (every quarter second paused)."""
     events: list[tuple[str, dict]] = []
-    policy.listeners.append(lambda event, data: events.append((event, data)))
+    policy.listeners.append(
+        lambda event, data: events.append((event, data)) if event != "waiting" else None
+    )
     return events
 
 
