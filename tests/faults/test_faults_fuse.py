@@ -112,12 +112,15 @@ def test_time_running_out_is_recognised_and_the_run_resumes(xserver, short_time_
     outcome = play(PROFILE, game, 1, 2, plan)
     report = outcome.report
     assert_all_right(outcome, 1, 2)
-    assert outcome.faults["timeout"] == 1 and report.recoveries["time_up"] == 1
+    # the stall ran the clock out once; a busy machine may let it run out once more
+    # while the bot plays level 1 again (9 s at 400 %): each is recognised the same way
+    ran_out = report.recoveries["time_up"]
+    assert outcome.faults["timeout"] == 1 and 1 <= ran_out <= 2
     if until == "game_over":
-        assert report.recoveries["soft"] == 1 and report.restarts == 0
+        assert report.recoveries["soft"] == ran_out and report.restarts == 0
     else:  # 75 frames at 400 % (0.37 s) against a restart of Fuse
-        assert report.recoveries["soft"] + report.restarts == 1
-    assert report.results[1].attempts == 2
+        assert report.recoveries["soft"] + report.restarts == ran_out
+    assert report.results[1].attempts == 1 + ran_out
 
 
 def test_a_cpu_hog_on_every_core_only_slows_the_bot_down(xserver):

@@ -64,14 +64,15 @@ def wait_for_event(root, process, found, what: str, timeout_s: float = 120) -> d
 
 def test_a_level_lost_while_paused_is_noticed_and_played_again_after(xserver, tmp_path):
     """The focus goes mid-level and stays away until the game's clock has run out (TIME
-    UP, GAME OVER, the title, all in emulated time): the paused bot says so, and when the
-    focus comes back it enters the game again and finishes, with no key to the thief."""
+    UP, GAME OVER, the title, all in emulated time: 45 s for level 1, 11 s at 400 %): the
+    paused bot says so, and when the focus comes back it enters the game again and
+    finishes, with no key to the thief."""
     root = tmp_path / "runs"
     args = ["walkthrough", "--levels", "1-2", "--display", xserver.display, "--no-take-focus"]
-    args += ["--speed", "1000", "--no-video", "--video-dir", str(root)]
+    args += ["--speed", "400", "--no-video", "--video-dir", str(root)]
     with (
         FocusThief(xserver.display, tmp_path / "keys.jsonl") as thief,
-        bot_process(args) as process,
+        bot_process(args, watchdog_s=300) as process,
     ):
         wait_for_event(root, process, lambda e: e["event"] == "keys" and e.get("level") == 1,
                        "level 1 played")  # fmt: skip
@@ -79,7 +80,7 @@ def test_a_level_lost_while_paused_is_noticed_and_played_again_after(xserver, tm
         seen = wait_for_event(root, process, lambda e: e["event"] == "paused_screen",
                               "the paused bot saw the level end")  # fmt: skip
         thief.give_back()
-        _, err = process.communicate(timeout=180)
+        _, err = process.communicate(timeout=280)
         assert thief.keys_received() == 0, thief.events()
     assert process.returncode == 0, err
     assert seen["screen"] in ("time_up", "game_over", "title")
