@@ -146,6 +146,7 @@ def _images(
         movie = read_frames(movies[number]) if number in movies else None
         background: np.ndarray | None = None
         pictured: Seen | None = None  # the look whose picture is the background
+        drawn: tuple[np.ndarray, Seen | None, np.ndarray, str] | None = None  # to reuse
         index = 0
         for frame in range(count):
             while index < len(looks) and looks[index].frame <= frame:
@@ -157,9 +158,12 @@ def _images(
                 background, pictured = seen.pixels(look), look
             if background is None:
                 yield blank(state, "the bot has not looked at the game yet")
-            else:
-                fresh = look is not None and frame - look.frame <= FRESH
-                yield draw(background, look if fresh else None, state, at + frame, look)
+                continue
+            marks = look if look is not None and frame - look.frame <= FRESH else None
+            if drawn is None or drawn[1] is not marks or not np.array_equal(drawn[0], background):
+                drawn = (background, marks, *marked_picture(background, marks, state))
+            words = drawn[3] if marks is not None else "  (not looking)" if look else ""
+            yield np.vstack([drawn[2], text_bar(line(at + frame, look) + words, state)])
         at += count
 
 
@@ -184,23 +188,38 @@ def draw(
     pixels: np.ndarray, marks: Seen | None, state: RunState, frame: int, last: Seen | None
 ) -> np.ndarray:
     """``pixels`` (a 1x movie frame or a grabbed one) at 2x of the 1x window, the readings
-    of ``marks`` drawn on it; ``last`` is the bot's last look (for the text line)."""
-    profile = state.profile
-    assert profile is not None
-    g = profile.geometry
+    of ``marks`` drawn on it, and the text line (``last``: the bot's last look)."""
+    picture, words = marked_picture(pixels, marks, state)
+    words = words if marks is not None else "  (not looking)" if last is not None else ""
+    return np.vstack([picture, text_bar(line(frame, last) + words, state)])
+
+
+def marked_picture(
+    pixels: np.ndarray, marks: Seen | None, state: RunState
+) -> tuple[np.ndarray, str]:
+    """The picture at 2x of the 1x window with ``marks``' readings drawn on it, and their
+    words for the text line."""
+    assert state.profile is not None
+    g = state.profile.geometry
     w, h = g.window
-    picture = Image.fromarray(pixels).resize((w * ZOOM, h * ZOOM), Image.NEAREST)
-    image = Image.new("RGB", (w * ZOOM, h * ZOOM + BAR), (0, 0, 0))
-    image.paste(picture, (0, 0))
-    pen = ImageDraw.Draw(image)
+    image = Image.fromarray(pixels).resize((w * ZOOM, h * ZOOM), Image.NEAREST)
+    words = _draw_marks(ImageDraw.Draw(image), marks, g) if marks is not None else ""
+    return np.asarray(image), words
+
+
+def line(frame: int, last: Seen | None) -> str:
+    """The text line's start: the level last looked at, the time and the frame."""
     seconds = frame / FPS
     level = last.level if last is not None and last.level is not None else "-"
-    text = f"level {level}  {int(seconds // 60)}:{seconds % 60:05.2f}  frame {frame}"
-    if marks is not None:
-        text += _draw_marks(pen, marks, profile.geometry)
-    elif last is not None:
-        text += "  (not looking)"
-    pen.text((6, h * ZOOM + 6), text, fill=TEXT)
+    return f"level {level}  {int(seconds // 60)}:{seconds % 60:05.2f}  frame {frame}"
+
+
+def text_bar(text: str, state: RunState) -> np.ndarray:
+    """The black bar under the picture with ``text`` in it."""
+    assert state.profile is not None
+    w = state.profile.geometry.window[0]
+    image = Image.new("RGB", (w * ZOOM, BAR), (0, 0, 0))
+    ImageDraw.Draw(image).text((6, 6), text, fill=TEXT)
     return np.asarray(image)
 
 
