@@ -53,8 +53,10 @@ def assert_levels_done(run: dict, count: int) -> None:
 @pytest.mark.parametrize("build", ["sdl", "gtk"])
 def test_launched_on_xwayland_it_plays_the_levels(wayland, tmp_path, build):
     extra = ["--fuse", build] if build == "gtk" else []
-    code, err, run = walkthrough(wayland, tmp_path, "--levels", "1-2", "--speed", "200", *extra)
+    args = ["--levels", "1-2", "--speed", "200", "--no-video", "--verbose", *extra]
+    code, err, run = walkthrough(wayland, tmp_path, *args)
     assert code == 0, err
+    assert f"playing on X display {wayland.display} (XWayland " in err
     assert_levels_done(run, 2)
     assert run["session"]["fuse_build"] == build
 
