@@ -27,7 +27,8 @@ from Xlib.ext import xtest
 
 from bot import processes
 from bot.x11.display import XServer, open_display
-from bot.x11.window import region_of
+from bot.x11.keys import focus_within
+from bot.x11.window import Region, region_of
 
 LISTENING = re.compile(rb"xserver listening on display (:\d+)")
 SIZE = (1400, 1100)
@@ -43,25 +44,35 @@ class WaylandDesktop:
     weston_pid: int
     host: str  # the Xvfb weston draws into
 
-    def click(self, window_id: int) -> None:
-        """Click the middle of X window ``window_id`` as a person does: with the pointer of
-        the Xvfb weston reads its input from, so that weston gives that window the focus
-        (an X client's SetInputFocus on XWayland is undone by weston)."""
+    def click(self, window_id: int, avoid: tuple[int, ...] = (), timeout_s: float = 5.0) -> bool:
+        """Click X window ``window_id`` as a person does, where the windows ``avoid`` do not
+        cover it, with the pointer of the Xvfb weston reads its input from; whether weston
+        then gave that window the X focus (an X client's SetInputFocus on XWayland is
+        undone by weston). A click that went by unnoticed is tried again after one on the
+        first ``avoid`` window, as a person would.
+
+        weston 10 does not always: when an XTest key was down in XWayland as the focus
+        moved to another X window, its clicks may leave the X focus None from then on
+        (and when the focused X window closes, the X focus stays None)."""
         dpy = open_display(self.display)
         host = open_display(self.host)
         try:
-            window = dpy.create_resource_object("window", window_id)
-            where = region_of(dpy, window)
-            x, y = where.left + where.width // 2, where.top + where.height // 2
-            host.screen().root.warp_pointer(x, y)
-            xtest.fake_input(host, X.MotionNotify, x=x, y=y)
-            host.sync()
-            time.sleep(0.1)  # weston has seen the pointer arrive before the button
-            xtest.fake_input(host, X.ButtonPress, 1)
-            host.sync()
-            time.sleep(0.05)
-            xtest.fake_input(host, X.ButtonRelease, 1)
-            host.sync()
+            deadline = time.monotonic() + timeout_s
+            tries = 0
+            while time.monotonic() < deadline:
+                others = [region_of(dpy, dpy.create_resource_object("window", w)) for w in avoid]
+                if tries and others:
+                    _click(host, *_uncovered(others[0], []))
+                    time.sleep(0.3)
+                where = region_of(dpy, dpy.create_resource_object("window", window_id))
+                _click(host, *_uncovered(where, others))
+                tries += 1
+                waited = time.monotonic() + 1.0
+                while time.monotonic() < waited:
+                    if focus_within(dpy, window_id):
+                        return True
+                    time.sleep(0.02)
+            return False
         finally:
             host.close()
             dpy.close()
@@ -74,6 +85,28 @@ class WaylandDesktop:
             "XDG_RUNTIME_DIR": str(self.runtime_dir),
             "XDG_SESSION_TYPE": "wayland",
         }
+
+
+def _uncovered(window: Region, others: list[Region]) -> tuple[int, int]:
+    """A point well inside ``window`` that none of ``others`` covers."""
+    for fx, fy in ((2, 2), (4, 4), (4 / 3, 4), (4, 4 / 3), (4 / 3, 4 / 3)):
+        x, y = window.left + int(window.width / fx), window.top + int(window.height / fy)
+        if not any(o.intersects(Region(x, y, 1, 1)) for o in others):
+            return x, y
+    raise AssertionError(f"{window} is covered by {others}")
+
+
+def _click(host, x: int, y: int) -> None:
+    """A left click at (``x``, ``y``) of weston's screen, through its host Xvfb."""
+    host.screen().root.warp_pointer(x, y)
+    xtest.fake_input(host, X.MotionNotify, x=x, y=y)
+    host.sync()
+    time.sleep(0.1)  # weston has seen the pointer arrive before the button
+    xtest.fake_input(host, X.ButtonPress, 1)
+    host.sync()
+    time.sleep(0.05)
+    xtest.fake_input(host, X.ButtonRelease, 1)
+    host.sync()
 
 
 def weston_program() -> str:

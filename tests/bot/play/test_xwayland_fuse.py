@@ -99,11 +99,15 @@ def fuse_window(wayland: WaylandDesktop) -> int:
 
 def test_another_x_client_with_the_focus_pauses_the_bot_until_fuse_is_clicked(wayland, tmp_path):
     """A second X client's window appears mid-level (weston gives it the focus) and
-    stays 3 s; the bot sends it no key, says to click Fuse, and goes on once the person
-    clicks Fuse (weston gives the focus back: the bot never takes it)."""
+    stays 3 s: the bot presses no key there, never takes the focus, and says to click
+    Fuse; once the person has clicked Fuse (weston gives the focus back) it finishes.
+
+    weston 10 sometimes ignores that click (when the bot's key was down as the focus
+    moved, faults.wayland): then the run must end at --focus-timeout, exit 6, having
+    waited without pressing a key."""
     root = tmp_path / "runs"
-    argv = ["walkthrough", "--levels", "1-2", "--display", wayland.display, "--speed", "200"]
-    argv += ["--video-dir", str(root), "--no-video"]
+    argv = ["walkthrough", "--levels", "1", "--display", wayland.display, "--speed", "200"]
+    argv += ["--video-dir", str(root), "--no-video", "--focus-timeout", "8"]
     with bot_process(argv, watchdog_s=180, env=session_env(wayland)) as process:
         deadline = time.monotonic() + 120
         while not level_1_played(root):
@@ -111,21 +115,29 @@ def test_another_x_client_with_the_focus_pauses_the_bot_until_fuse_is_clicked(wa
             assert time.monotonic() < deadline, "level 1 was never played"
             time.sleep(0.01)
         with FocusThief(wayland.display, tmp_path / "keys.jsonl") as thief:
-            time.sleep(3)  # (the person looks at another window for 3 s)
-            received = thief.keys_received()
-            wayland.click(fuse_window(wayland))
+            time.sleep(3)  # the person looks at another window for 3 s
+            received = thief.events()
+            clicked = wayland.click(fuse_window(wayland), avoid=(thief.window_id,))  # then Fuse
+            received += thief.events()[len(received) :]
         _, err = process.communicate(timeout=150)
-    assert received == 0
-    assert process.returncode == 0, err
+    # no press ever reaches the other window (a lone release, which types nothing, can:
+    # the bot's key was down as the focus moved; README, Desktops)
+    assert [e for e in received if e["type"] == "press"] == [], received
     assert "click the Fuse window to go on" in err
     (folder,) = list(root.iterdir())
-    check = check_folder(folder)
+    assert "click the Fuse window to go on" in (folder / "run.log").read_text()
+    check = check_folder(folder, status="complete" if clicked else "failed")
     assert check.ok, check.problems
-    assert_levels_done(check.run, 2)
     paused = [e for e in check.events if e["event"] == "focus_paused"]
     regained = [e for e in check.events if e["event"] == "focus_regained"]
-    assert paused and regained and regained[-1]["how"] == "returned"
-    assert "click the Fuse window to go on" in (folder / "run.log").read_text()
+    assert paused and all(e["how"] == "returned" for e in regained), "never taken back"
+    if clicked:
+        assert process.returncode == 0, err
+        assert_levels_done(check.run, 1)
+        assert regained
+    else:
+        assert process.returncode == 6, err
+        assert "did not have the keyboard focus for 8 s" in err
 
 
 def host_paper_pixels(wayland: WaylandDesktop) -> int:
