@@ -32,7 +32,8 @@ EXIT_CODES: dict[Exit, str] = {
     Exit.USAGE: "usage: arguments that do not make sense (a level out of range, an unknown code, "
     "a bad --set)",
     Exit.INPUT: "input: a missing or bad ROM, tape, snapshot, level file, profile or screenshot",
-    Exit.DISPLAY: "display: no X display to use (none set, cannot be opened, Wayland, no Xvfb)",
+    Exit.DISPLAY: "display: no X display to use (none set, cannot be opened, Wayland without "
+    "XWayland or a native-Wayland Fuse, no Xvfb)",
     Exit.FUSE: "Fuse: missing, would not start, or died; or a tool its files need (fmfconv)",
     Exit.FOCUS: "focus: Fuse lacked the keyboard focus (or another program held the "
     "keyboard) for --focus-timeout",
@@ -80,7 +81,8 @@ class RzxError(InputError):
 
 
 class DisplayError(BotError):
-    """No usable X display (none set, cannot be opened, Wayland, no Xvfb, no XTEST)."""
+    """No usable X display (none set, cannot be opened, Wayland without XWayland, no Xvfb, no
+    XTEST)."""
 
     exit_code = Exit.DISPLAY
 

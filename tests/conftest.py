@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.x11.display import XServer
+from faults.wayland import wayland_desktop
 from tests.programs import MARKS, ProgramLog, alive, verdict, worker_log, write_shims
 
 QUICK = os.environ.get("LOGO_TEST_QUICK") == "1"
@@ -128,6 +129,15 @@ def xserver():
         # (a session fixture's setup runs outside this folder's hooks: say it here)
         SESSION_PIDS.add(server.process.pid)
         yield server
+
+
+@pytest.fixture(scope="module")
+def wayland():
+    """A Wayland desktop for a module's tests: weston with XWayland on a private Xvfb
+    (``faults.wayland``), stopped by PID at the module's end. Its ``env()`` is what a
+    program of the session gets (DISPLAY is XWayland's)."""
+    with wayland_desktop() as desktop:
+        yield desktop
 
 
 @pytest.fixture(autouse=True)

@@ -29,6 +29,7 @@ WATCHED = {
     "fuse-sdl": "fuse",
     "fuse-gtk": "fuse",
     "Xvfb": "xserver",
+    "weston": "xserver",
     "ffmpeg": "ffmpeg",
     "ffprobe": "ffmpeg",
     "ffplay": "ffmpeg",
@@ -36,7 +37,7 @@ WATCHED = {
 }
 MARKS = {
     "fuse": "end-to-end test that runs the real Fuse emulator on its own Xvfb display",
-    "xserver": "needs an X server (a private Xvfb) but runs no Fuse",
+    "xserver": "needs an X server (a private Xvfb, or weston's XWayland on one) but runs no Fuse",
     "ffmpeg": "runs ffmpeg, ffprobe, ffplay or fmfconv (no X server, no Fuse)",
 }
 QUICK_EXPRESSION = "not fuse and not xserver and not ffmpeg"  # scripts/test.sh --quick

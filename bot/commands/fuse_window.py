@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.errors import DisplayError
-from bot.x11.display import open_display
-from bot.x11.window import choose_window
+from bot.fuse.attached import running_fuses
+from bot.x11.display import display_type, open_display
+from bot.x11.window import choose_window, fuse_windows
+from bot.x11.xwayland import NO_X_DISPLAY_HINT, X_CLIENT_FUSE, DisplayType, wayland_session
 
 
 @dataclass(frozen=True)
@@ -17,24 +20,53 @@ class FuseWindow:
     id: int
 
 
-def find_fuse_window(display: str | None, name: str | None, no_display: DisplayError) -> FuseWindow:
+def find_fuse_window(
+    display: str | None,
+    name: str | None,
+    no_display: DisplayError,
+    on_none: Callable[[str], None] | None = None,
+) -> FuseWindow:
     """The window named ``name`` (an X window id or a title, or part of one), else the only
     fuse-sdl or fuse-gtk window, on ``display`` (``$DISPLAY`` when None). ``no_display`` is
     raised when there is no display; ``DisplayError`` lists the windows when the choice is
-    not one."""
+    not one (``on_none(display)`` may say better why there is none)."""
     display = display or os.environ.get("DISPLAY")
     if not display:
         raise no_display
     dpy = open_display(display)
     try:
         return FuseWindow(display, choose_window(dpy, name).id)
+    except DisplayError:
+        if on_none is not None and name is None and not fuse_windows(dpy):
+            on_none(display)
+        raise
     finally:
         dpy.close()
 
 
 def attach_window(display: str | None, name: str | None) -> int:
-    """The window of the person's Fuse, to play in (``--attach``, ``--window``)."""
+    """The window of the person's Fuse, to play in (``--attach``, ``--window``). In a
+    Wayland session, a Fuse that runs but has no X window is a native Wayland window,
+    which the bot can neither see nor press keys in: ``DisplayError`` says how to start
+    it as an X client."""
+    wayland = wayland_session()
     no_display = DisplayError(
-        "--attach needs the display your Fuse is on", hint="give --display :N"
+        "--attach needs the display your Fuse is on",
+        hint=NO_X_DISPLAY_HINT if wayland else "give --display :N",
     )
-    return find_fuse_window(display, name, no_display).id
+    window = find_fuse_window(display, name, no_display, on_none=native_wayland_fuse)
+    return window.id
+
+
+def native_wayland_fuse(display: str) -> None:
+    """Raise ``DisplayError`` when Fuse runs, but not on X display ``display``, in a
+    Wayland session (or on XWayland): it is a Wayland window."""
+    if not (wayland_session() or display_type(display) is DisplayType.XWAYLAND):
+        return
+    pids = running_fuses(os.environ.get("WAYLAND_DISPLAY") or None)
+    if pids:
+        raise DisplayError(
+            f"Fuse is running (pid {pids[0]}) but has no window on X display {display}: it "
+            "is a native Wayland window, which the bot can neither see nor press keys in",
+            hint=f"close it and start it as an X client: {X_CLIENT_FUSE}",
+        )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from bot.errors import EmulatorError
 
@@ -59,3 +60,27 @@ class AttachedFuse:
 
     def kill(self) -> None:
         raise EmulatorError("the bot never stops a Fuse it did not start")
+
+
+FUSE_PROGRAMS = ("fuse-gtk", "fuse-sdl")
+
+
+def running_fuses(wayland_display: str | None = None) -> list[int]:
+    """The PIDs of this user's running Fuse processes (either build), lowest first; with
+    ``wayland_display``, only those started in that Wayland session (WAYLAND_DISPLAY)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            comm = (entry / "comm").read_text().strip()
+            owner = entry.stat().st_uid
+            if comm not in FUSE_PROGRAMS or owner != os.getuid():
+                continue
+            environ = (entry / "environ").read_bytes().split(b"\0")
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+        wanted = f"WAYLAND_DISPLAY={wayland_display}".encode()
+        if wayland_display is None or wanted in environ:
+            found.append(int(entry.name))
+    return sorted(found)

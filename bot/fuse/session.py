@@ -28,6 +28,7 @@ from bot.x11.grab import Grabber, open_grabber
 from bot.x11.keys import KeyDriver, KeyTiming, XTestKeys
 from bot.x11.title_speed import TitleSpeed, frames_per_s
 from bot.x11.window import build_of, window_pid
+from bot.x11.xwayland import DisplayType, portal_note
 
 OPENSE_PAPER = (192, 192, 192)  # BASIC's white paper: the ROM is ready for typing
 
@@ -53,6 +54,7 @@ class SessionOptions:
     movie: Path | None = None
     log_dir: Path | None = None
     fuse_build: str = "sdl"  # "sdl" (fuse-sdl) or "gtk" (fuse-gtk)
+    display_type: str | None = None  # "x11" or "xwayland": what the display was found to be
 
 
 def fuse_config(profile: Profile, options: SessionOptions) -> FuseConfig:
@@ -146,6 +148,7 @@ class Session:
             if runs_headless(options.headless, options.display)
             else XServer.existing(options.display)
         )
+        options = found_display(options, xserver)
         policy = focus_policy(options)
         started = time.monotonic()
         fuse: Fuse | None = None
@@ -157,8 +160,8 @@ class Session:
             hold, gap = profile.timing.for_speed(options.speed)
             timing = KeyTiming(hold, gap, profile.timing.rollover)
             keys = make_keys(options, xserver.display, fuse.window_id, timing, policy)
-            cover = watch_cover(xserver.display, fuse.window_id, grabber, keys)
-            keys.focus()  # once, as a window manager gives a new window the focus
+            cover = watch_cover(options, fuse.window_id, grabber, keys)
+            first_focus(options, keys)  # once, as a window manager gives a new window the focus
         except BaseException:
             if fuse is not None:
                 fuse.stop()
@@ -194,6 +197,7 @@ class Session:
         (``AttachedFuse``). ``options.speed`` stands until ``set_speed`` gives the
         measured one; the scale is read from the picture."""
         xserver = XServer.existing(options.display)
+        options = found_display(options, xserver)
         dpy = open_display(xserver.display)
         try:
             pid = window_pid(dpy, window_id)
@@ -210,8 +214,8 @@ class Session:
             hold, gap = profile.timing.for_speed(options.speed)
             timing = KeyTiming(hold, gap, profile.timing.rollover)
             keys = make_keys(options, xserver.display, window_id, timing, policy)
-            cover = watch_cover(xserver.display, window_id, grabber, keys)
-            keys.focus()  # the person ran the command from a terminal: Fuse gets the keys
+            cover = watch_cover(options, window_id, grabber, keys)
+            first_focus(options, keys)  # the person ran the command from a terminal
         except BaseException:
             grabber.close()
             raise
@@ -356,9 +360,9 @@ class Session:
             self.keys.timing,
             self.focus_policy,
         )
-        self.cover = watch_cover(self.xserver.display, self.fuse.window_id, self.grabber, keys)
+        self.cover = watch_cover(self.options, self.fuse.window_id, self.grabber, keys)
         self.target = keys
-        keys.focus()
+        first_focus(self.options, keys)
         self.keys = self.wrap_keys(keys) if self.wrap_keys else keys
         self.start_s = time.monotonic() - started
 
@@ -439,9 +443,45 @@ class Session:
         self.close()
 
 
-def watch_cover(display: str, window_id: int, grabber: Grabber, keys: XTestKeys) -> CoverWatch:
-    """A watch on the windows over the picture, given to ``keys`` (no press while covered)."""
-    cover = CoverWatch(display, window_id, lambda: grabber.picture)
+def on_xwayland(options: SessionOptions) -> bool:
+    return options.display_type == DisplayType.XWAYLAND.value
+
+
+def found_display(options: SessionOptions, xserver: XServer) -> SessionOptions:
+    """``options`` with the display's type; says it (--verbose), and on an XWayland new
+    enough to pass keys through the desktop's remote-control portal, what the person
+    will be asked (in the run's first lines, whatever the verbosity).
+
+    Under XWayland the focus is the compositor's, which undoes an X client's
+    SetInputFocus: the bot never takes it (``take_focus`` off), it pauses until the
+    person clicks Fuse."""
+    log.info("playing on X display %s", xserver.describe())
+    if xserver.kind is not DisplayType.XWAYLAND:
+        return replace(options, display_type=xserver.kind.value)
+    note = portal_note(xserver.version) if xserver.version else None
+    if note is not None:
+        log.warning(note)
+    if options.take_focus:
+        log.info("XWayland: the desktop gives the keyboard focus, so the bot never takes it")
+    return replace(options, display_type=xserver.kind.value, take_focus=False)
+
+
+def first_focus(options: SessionOptions, keys: XTestKeys) -> None:
+    """Give Fuse the focus once at the start, as a window manager does a new window; not
+    under XWayland, where only the person (or the desktop) gives it."""
+    if not on_xwayland(options):
+        keys.focus()
+
+
+def watch_cover(
+    options: SessionOptions, window_id: int, grabber: Grabber, keys: XTestKeys
+) -> CoverWatch | None:
+    """A watch on the windows over the picture, given to ``keys`` (no press while covered).
+    None under XWayland: the picture is read from the window's own pixmap, which a window
+    over it does not change, and the desktop's Wayland windows are not X windows."""
+    if on_xwayland(options):
+        return None
+    cover = CoverWatch(grabber.display_name, window_id, lambda: grabber.picture)
     keys.cover = cover
     return cover
 

@@ -78,8 +78,8 @@ class FocusMessages:
                 log.warning("paused: another window covers the Fuse picture")
                 message = RAISING.format(policy.grace_s) if policy.take_back else COVERED
             else:
-                log.warning("paused: another window has the keyboard focus")
                 message = TAKING_BACK.format(policy.grace_s) if policy.take_back else PAUSED
+                log.warning("paused: %s", message.removeprefix("PAUSED: "))
             self.progress.update(status=message)
         elif event == "regained":
             self.report.run_corrections[f"focus_{data.get('how', 'regained')}"] += 1

@@ -196,8 +196,8 @@ class Recording:
         status, error = self._status(exc)
         self.state.ended = time.time()  # the end of play; writing the video comes after
         session = self.state.session
-        if session is not None and session.attached:
-            self.state.session_options = session.options  # scale and speed as found
+        if session is not None:  # attached: scale and speed as found; any: the display type
+            self.state.session_options = session.options
         try:
             try:
                 with critical():  # quick: the folder never lacks its run.json

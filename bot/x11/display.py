@@ -1,4 +1,6 @@
-"""X displays: use the user's, or start a private ``Xvfb -noreset`` on a free number."""
+"""X displays: use the user's, or start a private ``Xvfb -noreset`` on a free number; and
+what kind of X server a display is (``display_type``: a plain one, or a Wayland
+desktop's XWayland, ``bot.x11.xwayland``)."""
 
 from __future__ import annotations
 
@@ -12,20 +14,38 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from Xlib import display as xdisplay
+from Xlib import error as xerror
 from Xlib.error import DisplayError as XlibDisplayError
 from Xlib.error import XauthError
+from Xlib.protocol import event as xevent
 
 from bot import processes
 from bot.errors import DisplayError, installed
+from bot.x11.xwayland import (
+    NO_X_DISPLAY_HINT,
+    DisplayType,
+    is_xwayland,
+    wayland_session,
+    xwayland_version,
+)
 
 XVFB_SCREEN = "1280x1024x24"
 
 
-def wayland_session() -> bool:
-    """True when the desktop session is Wayland (X keyboard injection will not reach it)."""
-    return os.environ.get("XDG_SESSION_TYPE") == "wayland" or (
-        bool(os.environ.get("WAYLAND_DISPLAY")) and not os.environ.get("DISPLAY")
-    )
+def display_type(name: str | None = None) -> DisplayType:
+    """The kind of the X display ``name`` (``$DISPLAY`` when None): ``NONE`` when there is
+    none or it does not open."""
+    name = name or os.environ.get("DISPLAY")
+    if not name:
+        return DisplayType.NONE
+    try:
+        dpy = open_display(name)
+    except DisplayError:
+        return DisplayType.NONE
+    try:
+        return DisplayType.XWAYLAND if is_xwayland(dpy) else DisplayType.X11
+    finally:
+        dpy.close()
 
 
 def runs_headless(asked: bool | None, display: str | None) -> bool:
@@ -49,6 +69,28 @@ def _ensure_xauthority() -> None:
     if not path.exists() or path.read_bytes() != entry:
         path.write_bytes(entry)
     os.environ["XAUTHORITY"] = str(path)
+
+
+def _tables_per_connection() -> None:
+    """python-xlib 0.33 keeps each connection's extension opcodes, events and errors in
+    tables shared by every connection of the process, so a second X server whose
+    extensions are numbered otherwise (XWayland beside Xvfb) breaks the first, or fails
+    to open (``TypeError`` in RANDR's set-up). Give every connection its own tables."""
+    init = xdisplay._BaseDisplay.__init__
+    if getattr(init, "own_tables", False):
+        return
+
+    def own_tables(self, *args, **keys) -> None:
+        self.extension_major_opcodes = {}
+        self.error_classes = xerror.xerror_class.copy()
+        self.event_classes = xevent.event_class.copy()
+        init(self, *args, **keys)
+
+    own_tables.own_tables = True  # type: ignore[attr-defined]
+    xdisplay._BaseDisplay.__init__ = own_tables
+
+
+_tables_per_connection()
 
 
 def open_display(name: str) -> xdisplay.Display:
@@ -76,32 +118,46 @@ def xvfb_program() -> str:
 
 @dataclass
 class XServer:
-    """An X display the bot works on; ``process`` is set when we started it (Xvfb)."""
+    """An X display the bot works on; ``process`` is set when we started it (Xvfb);
+    ``kind`` says whether it is XWayland (``version``: XWayland's)."""
 
     display: str
     process: subprocess.Popen[bytes] | None = None
     log_path: Path | None = None
+    kind: DisplayType = DisplayType.X11
+    version: tuple[int, int, int] | None = None  # XWayland's
     _stopped: bool = field(default=False, repr=False)
 
     @classmethod
     def existing(cls, display: str | None = None) -> XServer:
-        """The user's display (``$DISPLAY`` by default), checked to open."""
+        """The user's display (``$DISPLAY`` by default), checked to open, with its kind."""
         name = display or os.environ.get("DISPLAY")
         if not name:
             if wayland_session():
                 raise DisplayError(
-                    "this is a Wayland session without an X display",
-                    hint="log in to an X11 session, or run headless with --headless",
+                    "this is a Wayland session without an X display: the bot plays Fuse "
+                    "as an X client, on XWayland",
+                    hint=NO_X_DISPLAY_HINT,
                 )
             raise DisplayError("no X display is set (DISPLAY is empty)", hint="use --headless")
-        if wayland_session():
-            raise DisplayError(
-                f"this is a Wayland session: keys sent through {name} (XWayland) "
-                "may not reach Fuse",
-                hint="log in to an X11 session, or run headless with --headless",
-            )
-        check_display(name)
-        return cls(name)
+        try:
+            dpy = open_display(name)
+        except DisplayError as exc:
+            if wayland_session():
+                raise DisplayError(exc.message, hint=NO_X_DISPLAY_HINT) from None
+            raise
+        try:
+            if not is_xwayland(dpy):
+                return cls(name)
+            return cls(name, kind=DisplayType.XWAYLAND, version=xwayland_version(dpy))
+        finally:
+            dpy.close()
+
+    def describe(self) -> str:
+        """``:2 (XWayland 22.1.9)`` or ``:0 (X11)``: for --verbose and run.json."""
+        if self.kind is DisplayType.XWAYLAND:
+            return f"{self.display} (XWayland {'.'.join(map(str, self.version or ()))})"
+        return f"{self.display} (X11)"
 
     @classmethod
     def start(

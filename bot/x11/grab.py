@@ -1,21 +1,29 @@
-"""Grabbing the Spectrum picture of a Fuse window as numpy RGB arrays (mss, or python-xlib
-on 16-bit), following the window when it is moved."""
+"""Grabbing the Spectrum picture of a Fuse window as numpy RGB arrays, following the window
+when it is moved: mss from the root window on a plain X server, the window itself through
+shared memory where the root has no picture (XWayland), python-xlib on 16-bit."""
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import threading
 import time
 from typing import ClassVar
 
 import numpy as np
 from Xlib import X
+from Xlib.error import CatchError, XError
 
-from bot.errors import EmulatorError
+from bot.errors import DisplayError, EmulatorError
 from bot.x11.display import open_display
 from bot.x11.picture import Box, picture_box
+from bot.x11.shm import ShmImage, ShmUnavailable
 from bot.x11.window import Region, region_of
+from bot.x11.xwayland import is_xwayland, root_readable
 
 Frame = np.ndarray  # (height, width, 3) uint8, RGB
+
+log = logging.getLogger(__name__)
 
 
 class Grabber:
@@ -129,41 +137,120 @@ class MssGrabber(Grabber):
 
 
 class XlibGrabber(Grabber):
-    """python-xlib ``GetImage``: slower, but works at depth 16 where mss cannot."""
+    """python-xlib ``GetImage`` on the Fuse window itself: slower than mss, but works at
+    depth 16 where mss cannot, and under XWayland, where the root has no picture."""
 
     name = "xlib"
 
     def _grab_box(self, box: Box) -> Frame:
-        r = box
+        return window_image(self._window, box)
+
+
+class ShmGrabber(Grabber):
+    """The Fuse window itself through shared memory (MIT-SHM), where the root window
+    cannot be read (XWayland).
+
+    The server reads a window only where it lies on the screen, and a desktop may place
+    a 3x Fuse partly beyond the screen's edge; so each grab reads the window's own
+    off-screen pixmap (Composite's NameWindowPixmap: XWayland keeps one for every
+    top-level window), named afresh every time because the window gets a new one when it
+    is mapped again or resized. Where that fails (a server without Composite, a window
+    not redirected), the frame is read with a plain ``GetImage`` on the window."""
+
+    name = "shm"
+
+    def __init__(self, display: str, window_id: int) -> None:
+        self._shm: ShmImage | None = None
+        self.plain_grabs = 0  # frames read with GetImage
+        dpy = open_display(display)  # (the base class opens the grabber's own, and grabs)
         try:
-            image = self._window.get_image(
-                box.left, box.top, box.width, box.height, X.ZPixmap, 0xFFFFFFFF
+            self._composite = dpy.has_extension("Composite")
+            window = dpy.create_resource_object("window", window_id)
+            self._border = window.get_geometry().border_width
+        except XError as exc:
+            raise EmulatorError(f"the Fuse window is gone ({exc.__class__.__name__})") from None
+        finally:
+            dpy.close()
+        super().__init__(display, window_id)
+
+    def _grab_box(self, box: Box) -> Frame:
+        size = box.width * box.height * 4
+        if self._composite and (self._shm is None or self._shm.size < size):
+            if self._shm is not None:
+                self._shm.close()
+                self._shm = None
+            try:
+                self._shm = ShmImage(self._dpy, size)
+            except ShmUnavailable as exc:  # another machine's server: GetImage from now on
+                log.info("reading the Fuse window with GetImage: %s", exc)
+                self._composite = False
+        if not self._composite or self._shm is None:
+            self.plain_grabs += 1
+            return window_image(self._window, box)
+        named = CatchError()
+        pixmap = self._window.composite_name_window_pixmap(onerror=named)
+        try:
+            depth, data = self._shm.grab(
+                pixmap.id, self._border + box.left, self._border + box.top, box.width, box.height
             )
-        except Exception as exc:
-            raise EmulatorError(f"cannot read the Fuse window ({exc.__class__.__name__})") from None
-        depth = image.depth
-        data = image.data if isinstance(image.data, bytes) else bytes(image.data)
-        if depth in (24, 32):
-            bgrx = np.frombuffer(data, dtype=np.uint8).reshape(r.height, -1, 4)[:, : r.width]
-            return bgrx[:, :, 2::-1].copy()
-        if depth == 16:
-            px = np.frombuffer(data, dtype="<u2").reshape(r.height, -1)[:, : r.width]
-            red = ((px >> 11) & 0x1F) << 3
-            green = ((px >> 5) & 0x3F) << 2
-            blue = (px & 0x1F) << 3
-            return np.stack([red, green, blue], axis=-1).astype(np.uint8)
-        raise EmulatorError(f"X depth {depth} is not supported; use a 24-bit display")
+        except XError:  # not redirected, or unmapped: a plain GetImage says which
+            self.plain_grabs += 1
+            return window_image(self._window, box)
+        finally:
+            pixmap.free(onerror=CatchError())
+        return to_rgb(depth, data, box.width, box.height)
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        if self._shm is not None:
+            with contextlib.suppress(Exception):  # the display may be gone
+                self._shm.close()
+        super().close()
+
+
+def window_image(window, box: Box) -> Frame:
+    """``box`` of ``window`` with a plain ``GetImage`` request."""
+    try:
+        image = window.get_image(box.left, box.top, box.width, box.height, X.ZPixmap, 0xFFFFFFFF)
+    except Exception as exc:
+        raise EmulatorError(f"cannot read the Fuse window ({exc.__class__.__name__})") from None
+    data = image.data if isinstance(image.data, bytes) else bytes(image.data)
+    return to_rgb(image.depth, data, box.width, box.height)
+
+
+def to_rgb(depth: int, data: bytes | np.ndarray, width: int, height: int) -> Frame:
+    """A ZPixmap's bytes (rows padded to 32 bits) as an RGB ``Frame``."""
+    if depth in (24, 32):
+        bgrx = np.frombuffer(data, dtype=np.uint8).reshape(height, -1, 4)[:, :width]
+        return bgrx[:, :, 2::-1].copy()
+    if depth == 16:
+        px = np.frombuffer(data, dtype="<u2").reshape(height, -1)[:, :width]
+        red = ((px >> 11) & 0x1F) << 3
+        green = ((px >> 5) & 0x3F) << 2
+        blue = (px & 0x1F) << 3
+        return np.stack([red, green, blue], axis=-1).astype(np.uint8)
+    raise EmulatorError(f"X depth {depth} is not supported; use a 24-bit display")
 
 
 def open_grabber(display: str, window_id: int, backend: str = "auto") -> Grabber:
-    """The fastest grabber that works on this display: mss at depth 24/32, else xlib."""
-    if backend == "xlib":
-        return XlibGrabber(display, window_id)
-    if backend == "mss":
-        return MssGrabber(display, window_id)
+    """The fastest grabber that works on this display: mss (which reads the root window)
+    on a plain X server at depth 24/32; the window itself through shared memory where
+    the root has no picture (XWayland: never the root there); else python-xlib."""
+    kinds: dict[str, type[Grabber]] = {"xlib": XlibGrabber, "mss": MssGrabber, "shm": ShmGrabber}
     dpy = open_display(display)
     try:
         depth = dpy.screen().root_depth
+        on_window = is_xwayland(dpy) or not root_readable(dpy)
     finally:
         dpy.close()
+    if backend == "mss" and on_window:
+        raise DisplayError(
+            f"the root window of {display} has no picture (XWayland), and mss reads only it",
+            hint="leave the grabber to the bot: it reads the Fuse window itself there",
+        )
+    if backend in kinds:
+        return kinds[backend](display, window_id)
+    if on_window:
+        return ShmGrabber(display, window_id)
     return MssGrabber(display, window_id) if depth in (24, 32) else XlibGrabber(display, window_id)

@@ -152,12 +152,17 @@ def test_a_display_that_cannot_be_opened(capsys):
     assert "--headless" in err
 
 
-def test_wayland_is_refused_with_the_way_out(capsys, monkeypatch):
+def test_a_wayland_session_without_an_x_display_says_how_to_start_fuse_there(capsys, monkeypatch):
     monkeypatch.setenv("XDG_SESSION_TYPE", "wayland")
     monkeypatch.setenv("WAYLAND_DISPLAY", "wayland-0")
-    monkeypatch.setenv("DISPLAY", ":0")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    code, err = run([*GOOD, "--attach"], capsys)  # (launched, it would run headless)
+    assert code == 4 and "--attach needs the display your Fuse is on" in one_message(err)
+    assert "GDK_BACKEND=x11 fuse-gtk" in err and "--headless" in err
+    monkeypatch.setenv("DISPLAY", ":986")  # XWayland's display, but it does not open
     code, err = run(GOOD, capsys)
-    assert code == 4 and "Wayland session" in one_message(err) and "--headless" in err
+    assert code == 4 and "cannot open X display ':986'" in one_message(err)
+    assert "GDK_BACKEND=x11 fuse-gtk" in err
 
 
 def test_fuse_missing(capsys, monkeypatch, xserver, tmp_path):

@@ -30,6 +30,20 @@ def test_fuse_starts_with_a_private_home_and_stops_cleanly(xserver):
 
 
 @pytest.mark.fuse
+@pytest.mark.parametrize("build", ["sdl", "gtk"])
+def test_fuse_is_an_x_client_whatever_the_wayland_session_prefers(xserver, monkeypatch, build):
+    """In a Wayland session a later Fuse (GTK, or SDL 2) could come up as a Wayland
+    window, where the bot can neither see nor press keys: it is started as an X client."""
+    monkeypatch.setenv("WAYLAND_DISPLAY", "wayland-logo-bot-none")
+    monkeypatch.setenv("GDK_BACKEND", "wayland")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "wayland")
+    with Fuse.start(FuseConfig(build=build), xserver.display) as fuse:  # its X window shown
+        raw = Path(f"/proc/{fuse.pid}/environ").read_bytes().decode()
+    env = dict(item.split("=", 1) for item in raw.split("\0") if "=" in item)
+    assert (env["GDK_BACKEND"], env["SDL_VIDEODRIVER"]) == ("x11", "x11")
+
+
+@pytest.mark.fuse
 @pytest.mark.parametrize(("build", "asked_with"), [("sdl", "SIGTERM"), ("gtk", "close message")])
 def test_a_fuse_that_does_not_quit_when_asked_is_killed_with_a_warning(
     xserver, caplog, build, asked_with

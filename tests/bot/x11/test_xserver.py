@@ -3,7 +3,8 @@ import os
 import pytest
 
 from bot.errors import DisplayError
-from bot.x11.display import XServer, open_display, runs_headless, wayland_session
+from bot.x11.display import XServer, display_type, open_display, runs_headless
+from bot.x11.xwayland import DisplayType, portal_note, wayland_session, xwayland_version
 
 
 @pytest.mark.xserver
@@ -36,11 +37,27 @@ def test_no_display_at_all(monkeypatch):
     assert "--headless" in str(info.value)
 
 
-def test_wayland_is_detected(monkeypatch):
+def test_a_wayland_session_with_no_x_display_says_to_start_fuse_as_an_x_client(monkeypatch):
     monkeypatch.setenv("XDG_SESSION_TYPE", "wayland")
+    monkeypatch.delenv("DISPLAY", raising=False)
     assert wayland_session()
-    with pytest.raises(DisplayError, match="Wayland"):
-        XServer.existing(":0")
+    assert display_type() is DisplayType.NONE
+    with pytest.raises(DisplayError, match="Wayland session without an X display") as info:
+        XServer.existing()
+    assert "GDK_BACKEND=x11 fuse-gtk" in str(info.value)
+
+
+def test_xwayland_versions_read_from_the_vendor_release_and_the_portal_note():
+    class Info:
+        release_number = 12201009  # Debian 12's Xwayland 22.1.9
+
+    class Dpy:
+        display = type("D", (), {"info": Info})
+
+    assert xwayland_version(Dpy()) == (22, 1, 9)  # type: ignore[arg-type]
+    assert portal_note((22, 1, 9)) is None and portal_note((23, 1, 2)) is None
+    note = portal_note((23, 2, 0))
+    assert note is not None and "XWayland 23.2.0" in note and "allow" in note
 
 
 def test_missing_xvfb_is_a_clear_error(monkeypatch):

@@ -1,0 +1,33 @@
+"""What a session makes of the display it found: its type for run.json, and under
+XWayland no taking of the focus and the portal note for a new enough XWayland."""
+
+from __future__ import annotations
+
+import logging
+
+from bot.fuse.session import SessionOptions, found_display, on_xwayland
+from bot.x11.display import XServer
+from bot.x11.xwayland import DisplayType
+
+
+def test_a_plain_x_server_keeps_taking_the_focus_back():
+    options = found_display(SessionOptions(take_focus=True), XServer(":5"))
+    assert options.display_type == "x11" and options.take_focus
+    assert not on_xwayland(options)
+
+
+def test_under_xwayland_the_bot_never_takes_the_focus(caplog):
+    server = XServer(":6", kind=DisplayType.XWAYLAND, version=(22, 1, 9))
+    with caplog.at_level(logging.INFO):
+        options = found_display(SessionOptions(take_focus=True), server)
+    assert options.display_type == "xwayland" and not options.take_focus
+    assert on_xwayland(options)
+    assert ":6 (XWayland 22.1.9)" in caplog.text
+    assert "remote control" not in caplog.text, "no portal before XWayland 23.2"
+
+
+def test_a_new_xwayland_warns_of_the_portal_dialog(caplog):
+    server = XServer(":7", kind=DisplayType.XWAYLAND, version=(24, 1, 0))
+    found_display(SessionOptions(), server)
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and "XWayland 24.1.0" in warnings[0] and "allow" in warnings[0]
