@@ -23,8 +23,9 @@ from Xlib.display import Display
 from bot.errors import BotError
 from bot.fuse.emulator import BUILDS, OPENSE_ROM
 from bot.installation import DISTRIBUTION, checkout_root, package_file
-from bot.x11.display import XServer, open_display, wayland_session
+from bot.x11.display import XServer, display_type, open_display, wayland_session
 from bot.x11.window import build_of, fuse_windows
+from bot.x11.xwayland import DisplayType
 
 # The kinds of run a check can stand in the way of.
 HEADLESS, ON_DISPLAY, ATTACHED, VIDEO = "headless", "display", "attached", "video"
@@ -213,12 +214,17 @@ class DisplayState:
 
 
 def display_kind(environ: dict[str, str] | os._Environ[str] | None = None) -> str:
-    """X11, XWayland, Wayland only, or none, from the session's environment. The seam
-    where bot/x11/display.py's finer detection (issue 22: XWayland) plugs in."""
+    """X11, XWayland, Wayland only, or none: what the X server on ``$DISPLAY`` is
+    (``display_type``: the XWAYLAND extension or outputs), or when it does not open,
+    what the session's environment says."""
     env = os.environ if environ is None else environ
-    if wayland_session():
-        return "XWayland" if env.get("DISPLAY") else "Wayland only"
-    return "X11" if env.get("DISPLAY") else "none"
+    name = env.get("DISPLAY")
+    if not name:
+        return "Wayland only" if wayland_session() else "none"
+    found = display_type(name)
+    if found is not DisplayType.NONE:
+        return "XWayland" if found is DisplayType.XWAYLAND else "X11"
+    return "XWayland" if wayland_session() else "X11"
 
 
 def display_state() -> DisplayState:

@@ -98,7 +98,7 @@ def open_display(name: str) -> xdisplay.Display:
     _ensure_xauthority()
     try:
         return xdisplay.Display(name)
-    except (XlibDisplayError, XauthError, OSError) as exc:
+    except (XlibDisplayError, XauthError, OSError, OverflowError) as exc:  # :59999: no port
         raise DisplayError(
             f"cannot open X display {name!r}: {exc}",
             hint="check DISPLAY, or run headless with --headless (a private Xvfb is started)",

@@ -129,11 +129,11 @@ def test_no_practice_game_says_to_build_it_or_reinstall(monkeypatch, tmp_path):
     ("environ", "kind"),
     [
         ({}, "none"),
-        ({"DISPLAY": ":0"}, "X11"),
-        ({"DISPLAY": ":0", "XDG_SESSION_TYPE": "x11"}, "X11"),
-        ({"DISPLAY": ":0", "XDG_SESSION_TYPE": "wayland"}, "XWayland"),
+        ({"DISPLAY": ":59999"}, "X11"),
+        ({"DISPLAY": ":59999", "XDG_SESSION_TYPE": "x11"}, "X11"),
+        ({"DISPLAY": ":59999", "XDG_SESSION_TYPE": "wayland"}, "XWayland"),
         (
-            {"DISPLAY": ":0", "WAYLAND_DISPLAY": "wayland-0", "XDG_SESSION_TYPE": "wayland"},
+            {"DISPLAY": ":59999", "WAYLAND_DISPLAY": "wayland-0", "XDG_SESSION_TYPE": "wayland"},
             "XWayland",
         ),
         ({"WAYLAND_DISPLAY": "wayland-0"}, "Wayland only"),

@@ -42,3 +42,19 @@ def test_doctor_sees_an_open_fuse_window_to_attach_to(xserver, monkeypatch, caps
     assert code == 0, out
     assert f"{fuse.window_id:#x} (fuse-sdl)" in out
     assert "attached         yes  logo-bot walkthrough --attach" in out
+
+
+@pytest.mark.xserver
+def test_doctor_tells_xwayland_from_a_plain_x_server(wayland, monkeypatch, capsys):
+    """On weston's XWayland: the server itself says so, not only the session's variables."""
+    shown = rf"^  ok  display {re.escape(wayland.display)} +XWayland, window manager: Weston WM$"
+    for name, value in wayland.env().items():
+        monkeypatch.setenv(name, value)
+    main(["doctor"])
+    out = capsys.readouterr().out
+    assert re.search(shown, out, re.MULTILINE), out
+    monkeypatch.delenv("WAYLAND_DISPLAY")
+    monkeypatch.delenv("XDG_SESSION_TYPE")
+    main(["doctor"])
+    out = capsys.readouterr().out
+    assert re.search(shown, out, re.MULTILINE), "found from the server, not the variables"
