@@ -127,4 +127,4 @@ def test_a_level_played_on_the_fake_game_shows_each_part():
         assert level["parts"].get(part, 0) > 0, part
     assert level["counts"]["grab"] >= report.keys_sent // 4
     assert sum(level["parts"].values()) == pytest.approx(level["seconds"], abs=1e-3)
-    assert level["seconds"] >= report.seconds
+    assert level["seconds"] >= report.seconds - 1e-4  # as rounded for run.json
