@@ -13,6 +13,14 @@ With key rollover (the practice profile's ``timing.rollover``) a different key g
 as soon as the last one is up, so the bot can beat that floor; it also prints the
 rollover floor: the same keys (the two directions of a move in turn) with a hold each
 and a gap only before a key pressed again, plus the game's own time.
+
+Then the pace (``benchmarks/pace.py``): ms per key inside levels against two emulated
+frames per key, and where the time goes, in levels (keys held and up, X round trips,
+waiting for frames, grabs, reading, planning) and between them (transitions against the
+game's own, the start, the key probe), from the run's ``time_spent``. The run plays as
+``logo-bot walkthrough`` does: with the key probe when the profile says so
+(``--set timing.probe=false`` for the profile's fixed timing). The same tables for
+recorded runs: ``benchmarks/pace.py RUN_FOLDER...``.
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.pace import Pace, breakdown_table, pace_table
 from bot.commands.common import level_range
 from bot.frames import FPS
 from bot.fuse.session import Session, SessionOptions
@@ -47,6 +56,7 @@ class Figures:
     keys_floor: float
     game_floor: float
     rollover_floor: float
+    pace: Pace
 
 
 def rollover_seconds(plans: list[tuple[Cell, ...]], hold: float, gap: float) -> float:
@@ -59,17 +69,21 @@ def rollover_seconds(plans: list[tuple[Cell, ...]], hold: float, gap: float) -> 
     return total / 1000
 
 
-def game_seconds(profile: Profile, first: int, last: int, speed: int) -> float:
-    """The game's own time at ``speed``: start waits, transitions, code screens appearing."""
-    layout = load_layout()
-    frames = layout.timing["transition_frames"] + 2  # the next level takes 2 frames to draw
+def transition_seconds(first: int, last: int, speed: int) -> float:
+    """The game's own time between the levels at ``speed``: transitions, code screens
+    appearing."""
+    frames = load_layout().timing["transition_frames"] + 2  # the next level: 2 frames to draw
     transitions = last - first  # level ends followed by another level in this run
     code_screens = sum(1 for n in range(first, last) if n % 5 == 0)
+    return (transitions * frames + code_screens * 3) / FPS * 100 / speed
+
+
+def game_seconds(profile: Profile, first: int, last: int, speed: int) -> float:
+    """The game's own time at ``speed``: start waits, transitions, code screens appearing."""
     waits = profile.start.loaded_wait + sum(
         float(step.get("wait", 0)) for step in profile.start.sequence
     )
-    emulated = waits + (transitions * frames + code_screens * 3) / FPS
-    return emulated * 100 / speed
+    return waits * 100 / speed + transition_seconds(first, last, speed)
 
 
 def run(profile: Profile, first: int, last: int, speed: int) -> Figures:
@@ -82,6 +96,7 @@ def run(profile: Profile, first: int, last: int, speed: int) -> Figures:
             first,
             last,
             progress=Progress(last - first + 1),
+            probe=profile.timing.probe,  # as logo-bot walkthrough plays
         )
         started = time.monotonic()
         report = walk.run()
@@ -94,7 +109,10 @@ def run(profile: Profile, first: int, last: int, speed: int) -> Figures:
         rolled = rollover_seconds(plans, hold, gap) + game_floor
     else:
         rolled = keys_floor + game_floor
-    return Figures(speed, report, wall, keys_floor + game_floor, keys_floor, game_floor, rolled)
+    pace = Pace.from_report(report, speed, wall, transition_seconds(first, last, speed))
+    return Figures(
+        speed, report, wall, keys_floor + game_floor, keys_floor, game_floor, rolled, pace
+    )
 
 
 def table(rows: list[Figures], first: int, last: int) -> str:
@@ -155,6 +173,10 @@ def main(argv: list[str] | None = None) -> int:
     first, last = level_range("1-10" if args.quick else args.levels, 100)
     rows = [run(profile, first, last, int(s)) for s in args.speeds.split(",")]
     print(table(rows, first, last))
+    print()
+    print(pace_table([f.pace for f in rows]))
+    print()
+    print(breakdown_table([f.pace for f in rows]))
     return 0
 
 

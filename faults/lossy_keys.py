@@ -40,6 +40,7 @@ class FaultyKeys(KeyDriver):
     ) -> None:
         super().__init__(inner.timing)
         self.inner = inner
+        self.clock = inner.clock  # the time spent pressing is the inner driver's
         self.faults = faults
         self.counts = counts if counts is not None else Counter()
         self.rng = rng or random.Random(faults.seed)

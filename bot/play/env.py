@@ -22,6 +22,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from bot.errors import Unreadable
+from bot.play.time_spent import IDLE, TimeSpent
 from bot.see.screens import ScreenReader
 from bot.see.vision import Vision
 from bot.x11.keys import KeyDriver, KeyTiming
@@ -44,12 +45,14 @@ class Console(Protocol):
 
 @dataclass
 class Observation:
-    """One grabbed frame and lazy readings of it (each may raise ``Unreadable``)."""
+    """One grabbed frame and lazy readings of it (each may raise ``Unreadable``); the time
+    the readings take is ``reading`` in ``spent``."""
 
     frame: np.ndarray
     vision: Vision
     screens: ScreenReader | None = None
     at: float = field(default_factory=time.monotonic)
+    spent: TimeSpent = field(default=IDLE, repr=False, compare=False)
 
     @cached_property
     def screen(self) -> str | None:
@@ -57,13 +60,15 @@ class Observation:
         None for any other picture (also one that is not the Fuse window at all)."""
         if not self.screens or not self.fits:
             return None
-        return self.screens.which(self.frame)
+        with self.spent.on("reading"):
+            return self.screens.which(self.frame)
 
     @cached_property
     def fits(self) -> bool:
         """The frame has the size of the Fuse window at the vision's scale."""
         try:
-            self.vision.check(self.frame)
+            with self.spent.on("reading"):
+                self.vision.check(self.frame)
         except Unreadable:
             return False
         return True
@@ -72,30 +77,38 @@ class Observation:
         """Whether screen ``name`` is shown (its mark text), or a level for ``"level"``."""
         if name == "level":
             return self.level_shown
-        return bool(self.screens and self.fits and self.screens.shows(self.frame, name))
+        if not (self.screens and self.fits):
+            return False
+        with self.spent.on("reading"):
+            return bool(self.screens.shows(self.frame, name))
 
     def field(self, name: str) -> str:
         """A value on a screen (``[screens.fields]``); ``Unreadable`` without a font."""
         if self.screens is None:
             raise Unreadable(f"the {self.vision.profile.name} profile cannot read text")
-        self.vision.check(self.frame)
-        return self.screens.field(self.frame, name)
+        with self.spent.on("reading"):
+            self.vision.check(self.frame)
+            return self.screens.field(self.frame, name)
 
     @cached_property
     def level_shown(self) -> bool:
-        return self.vision.level_shown(self.frame)
+        with self.spent.on("reading"):
+            return self.vision.level_shown(self.frame)
 
     @cached_property
     def target(self) -> Board:
-        return self.vision.preview(self.frame)
+        with self.spent.on("reading"):
+            return self.vision.preview(self.frame)
 
     @cached_property
     def board(self) -> Board:
-        return self.vision.board(self.frame)
+        with self.spent.on("reading"):
+            return self.vision.board(self.frame)
 
     @cached_property
     def cursor(self) -> Cell:
-        return self.vision.cursor(self.frame)
+        with self.spent.on("reading"):
+            return self.vision.cursor(self.frame)
 
 
 Expectation = Callable[[Observation], bool]
@@ -131,11 +144,14 @@ class Pressed:
 
 
 class LogoEnv:
-    """The game as an environment: ``step(keys, expect)`` and ``observe``."""
+    """The game as an environment: ``step(keys, expect)`` and ``observe``. ``spent`` says
+    where the time goes: keys (held, up, their X events, the focus checks before a
+    burst), grabs, reading, waiting for a frame (``bot.play.time_spent``)."""
 
     def __init__(self, console: Console, poll_s: float = 0.002) -> None:
         self.console = console
         self.poll_s = poll_s
+        self.spent = TimeSpent()
         vision = console.vision
         reader = ScreenReader(vision.profile, vision.scale)
         self.screens = reader if reader.available else None
@@ -155,22 +171,36 @@ class LogoEnv:
         return self.console.keys.timing
 
     def observe(self) -> Observation:
-        return Observation(self.console.frame(), self.console.vision, self.screens)
+        with self.spent.on("grab"):
+            frame = self.console.frame()
+        return Observation(frame, self.console.vision, self.screens, spent=self.spent)
 
     def glance(self) -> Observation:
         """The picture now, waiting for no focus or cover: a look while the run is paused."""
-        return Observation(self.console.glance(), self.console.vision, self.screens)
+        with self.spent.on("grab"):
+            frame = self.console.glance()
+        return Observation(frame, self.console.vision, self.screens, spent=self.spent)
 
     def wait_for(self, expect: Expectation, timeout_frames: float) -> tuple[Observation, bool]:
         """Poll frames until ``expect`` holds or ``timeout_frames`` emulated frames pass."""
         deadline = time.monotonic() + timeout_frames * self.console.frame_s
-        while True:
-            obs = self.observe()
-            if holds(expect, obs):
-                return obs, True
-            if time.monotonic() >= deadline:
-                return obs, False
-            time.sleep(self.poll_s)
+        with self.spent.on("frame_wait"):
+            while True:
+                obs = self.observe()
+                if holds(expect, obs):
+                    return obs, True
+                if time.monotonic() >= deadline:
+                    return obs, False
+                time.sleep(self.poll_s)
+
+    def _burst(self, keys: Sequence[str]) -> None:
+        """Press ``keys``; the burst's time goes to its parts: keys held and up and their
+        X events as the driver timed them, the rest to the focus checks before it."""
+        driver = self.console.keys
+        before = driver.clock.snapshot()
+        with self.spent.on("focus_checks"):
+            driver.burst(list(keys))
+        self.spent.move("focus_checks", driver.clock.since(before))
 
     def step(
         self, keys: Sequence[str], expect: Expectation | None = None, timeout_frames: float = 6
@@ -178,9 +208,10 @@ class LogoEnv:
         """Press ``keys`` as one burst, then wait (up to ``timeout_frames`` after the last
         release) for ``expect``; without one, wait ``timeout_frames`` and observe."""
         started = time.monotonic()
-        self.console.keys.burst(list(keys))
+        self._burst(keys)
         if expect is None:
-            time.sleep(timeout_frames * self.console.frame_s)
+            with self.spent.on("frame_wait"):
+                time.sleep(timeout_frames * self.console.frame_s)
             obs, met = self.observe(), True
         else:
             obs, met = self.wait_for(expect, timeout_frames)
@@ -197,7 +228,8 @@ class LogoEnv:
             return holds(expect, self.observe())
 
         frame_ms = self.console.frame_s * 1000
-        self.console.keys.hold_down(key, done, longest_frames * frame_ms)
+        with self.spent.on("keys_held"):  # with the looks at the screen inside
+            self.console.keys.hold_down(key, done, longest_frames * frame_ms)
         obs, met = self.wait_for(expect, timeout_frames)
         return StepResult(obs, met, (key,), started, time.monotonic(), {"held": True})
 
@@ -206,7 +238,7 @@ class LogoEnv:
         once, without looking at the screen; ``info`` goes with the keys to the record."""
         started = time.monotonic()
         with self.console.timed(timing):
-            self.console.keys.burst(list(keys))
+            self._burst(keys)
         info = {
             "hold_ms": round(timing.hold_ms, 2),
             "gap_ms": round(timing.gap_ms, 2),
@@ -228,7 +260,8 @@ class LogoEnv:
             met = until()
             return met
 
-        self.console.keys.hold_down(key, done, longest_ms)
+        with self.spent.on("keys_held"):
+            self.console.keys.hold_down(key, done, longest_ms)
         info = {"held": True, "longest_ms": round(longest_ms, 1), **info}
         return Pressed((key,), met, started, time.monotonic(), info)
 
@@ -262,6 +295,10 @@ class EnvWrapper:
     @property
     def frame_s(self) -> float:
         return self.env.frame_s
+
+    @property
+    def spent(self) -> TimeSpent:
+        return self.env.spent
 
     @property
     def key_timing(self) -> KeyTiming:

@@ -162,7 +162,8 @@ class Player:
         """The target, re-read on later frames when it does not solve."""
         target = first.target
         for _ in range(rereads):
-            verdict = solve(target)
+            with self.env.spent.on("planning"):
+                verdict = solve(target)
             if verdict.solved:
                 return target
             self.env.note("target_unsolvable", target=str(target), reason=verdict.reason)
@@ -198,7 +199,12 @@ class Player:
         raise LevelFailed(f"the cursor would not reach {cell[0]} {cell[1]}")
 
     def play_level(self, first: Observation | None = None) -> LevelReport:
-        """Play the level now on screen until its board equals the target."""
+        """Play the level now on screen until its board equals the target (the ``level``
+        phase of the time spent)."""
+        with self.env.spent.phase("level"):
+            return self._play_level(first)
+
+    def _play_level(self, first: Observation | None) -> LevelReport:
         started = time.monotonic()
         self.recent = None
         first = first or self.wait_level()
@@ -210,7 +216,9 @@ class Player:
         if board.stone_count:  # a level someone else began: finish it from its board
             board, cursor, ordering, taken = self.pick_up(target, board, cursor)
         else:
-            ordering, taken = fewest_presses(target, start=cursor, wrap=self.keys.wrap), 0
+            with self.env.spent.on("planning"):
+                ordering = fewest_presses(target, start=cursor, wrap=self.keys.wrap)
+            taken = 0
         plan = tuple(ordering.plan) if ordering else ()
         presses, bound, optimal = (
             (ordering.presses, ordering.lower_bound, ordering.optimal) if ordering else (0, 0, True)
@@ -273,19 +281,17 @@ class Player:
         many stones were taken back."""
         taken = 0
         while True:
-            verdict = plan_from(target, board)
+            with self.env.spent.on("planning"):
+                verdict = plan_from(target, board)
             self.env.note(
                 "pick_up", board=str(board), reachable=verdict.solved, reason=verdict.reason
             )
             if verdict.solved:
                 if not verdict.plan:
                     return board, cursor, None, taken
-                return (
-                    board,
-                    cursor,
-                    resume(target, board, cursor, wrap=self.keys.wrap).ordering,
-                    taken,
-                )
+                with self.env.spent.on("planning"):
+                    ordering = resume(target, board, cursor, wrap=self.keys.wrap).ordering
+                return board, cursor, ordering, taken
             if not board.stone_count:
                 raise LevelFailed(f"the target cannot be built: {verdict.reason}")
             if taken > target.rows * target.cols:

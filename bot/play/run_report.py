@@ -32,6 +32,7 @@ class RunReport:
     measured_speed: float | None = None  # percent, measured from the screen (attached)
     key_probe: dict[str, Any] | None = None  # what the key probe found (ProbeResult.as_dict)
     key_timing: dict[str, Any] | None = None  # the timing played with at the end
+    time_spent: dict[str, Any] | None = None  # where the time went (TimeSpent.as_dict)
 
     @property
     def levels_done(self) -> int:

@@ -127,25 +127,37 @@ class Walkthrough:
 
     # -- the run ------------------------------------------------------------------------------
     def run(self) -> RunReport:
+        """Play the levels; ``report.time_spent`` says where the time went, by phase: the
+        levels, the start, the transitions between levels, the probe, recoveries, and
+        ``other`` for the rest."""
+        with self.env.spent.phase("other"):
+            return self._run()
+
+    def _run(self) -> RunReport:
         report = self.report
         self.timing.note_timing("profile")
         started = time.monotonic()
         on_focus = self.focus_messages.on_focus
         self.session.focus_policy.listeners.append(on_focus)
         level, enter, done_before = self.first, True, False
+        spent = self.env.spent  # phases of the run; the player's levels are "level"
         try:
             if self.session.attached:
-                enter = not self.takeover.take_over()
+                with spent.phase("start"):
+                    enter = not self.takeover.take_over()
             while level <= self.last:
                 self.progress.update(level=level)
                 try:
-                    if done_before:
-                        done_before = False
-                        self.entry.wait_transition()
+                    with spent.phase("transition"):
+                        if done_before:
+                            done_before = False
+                            self.entry.wait_transition()
                     if enter:
-                        level, enter = self.enter(level), False
+                        with spent.phase("start"):
+                            level, enter = self.enter(level), False
                         self.progress.update(level=level)
-                    first = self.player.wait_level(self.level_timeout_s)
+                    with spent.phase("transition"):  # the level appears, steady
+                        first = self.player.wait_level(self.level_timeout_s)
                     self.game_seen = True
                     if self.session.attached and self.timing.measured_speed is None:
                         self.timing.measure_speed()
@@ -156,22 +168,24 @@ class Walkthrough:
                             self.first = level
                     self.env.note("level_shown", level=level)
                     if self.timing.probe_due:
-                        self.timing.probe_keys(level)
-                        first = self.player.wait_level(self.level_timeout_s)
+                        with spent.phase("probe"):
+                            self.timing.probe_keys(level)
+                            first = self.player.wait_level(self.level_timeout_s)
                     result = self.player.play_level(first)
                 except (LevelFailed, EmulatorError, MenuFailed, Unreadable) as exc:
                     if isinstance(exc, Unreadable) and not self.game_seen:
                         raise  # never seen: the screen is not the game the profile describes
                     # once the game was seen, a screen misread is a failed attempt
-                    self.failures.recover(level, exc, self.game_seen)
-                    # the person's Fuse may still show the level: play on from its board
-                    enter = not (self.session.attached and self.takeover.take_over())
+                    with spent.phase("recovery"):
+                        self.failures.recover(level, exc, self.game_seen)
+                        # the person's Fuse may still show the level: play on from its board
+                        enter = not (self.session.attached and self.takeover.take_over())
                     continue
                 self.level_done(level, result)
                 level += 1
                 done_before = True
             # the game moves on from the last level (its video then shows the end too)
-            with contextlib.suppress(EmulatorError):
+            with contextlib.suppress(EmulatorError), spent.phase("transition"):
                 self.env.wait_for(lambda o: not o.level_shown, 10)
         except KeyboardInterrupt:
             report.status = "aborted"
@@ -181,6 +195,7 @@ class Walkthrough:
             raise
         finally:
             report.seconds = time.monotonic() - started
+            report.time_spent = spent.as_dict()
             self.session.focus_policy.listeners.remove(on_focus)
         report.status = "complete" if report.levels_done == self.last - self.first + 1 else "failed"
         return report

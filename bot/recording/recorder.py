@@ -4,7 +4,7 @@ It wraps the game loop from outside (like a video-recording wrapper around a Gym
 environment): every key burst with what the bot read afterwards (the key probe's too,
 marked ``probe`` and with the timing it tried), every note the player makes (target,
 plan, corrections, unreadable frames), pictures at the start and end of each level and
-of every failure.
+of every failure. Its own time is the ``recording`` kind of the time spent.
 """
 
 from __future__ import annotations
@@ -47,7 +47,8 @@ class Recorder(EnvWrapper):
 
     def _seen(self, obs: Observation) -> Observation:
         self.last_obs = obs
-        self.recording.seen(obs)
+        with self.spent.on("recording"):
+            self.recording.seen(obs)
         return obs
 
     def observe(self) -> Observation:
@@ -90,6 +91,10 @@ class Recorder(EnvWrapper):
         return pressed
 
     def _write_keys(self, sent: StepResult | Pressed, read: dict[str, Any]) -> None:
+        with self.spent.on("recording"):
+            self._keys_written(sent, read)
+
+    def _keys_written(self, sent: StepResult | Pressed, read: dict[str, Any]) -> None:
         self.recording.event(
             "keys",
             at_time=sent.started,
@@ -103,6 +108,10 @@ class Recorder(EnvWrapper):
 
     def note(self, event: str, **data: Any) -> None:
         self.env.note(event, **data)
+        with self.spent.on("recording"):
+            self._noted(event, data)
+
+    def _noted(self, event: str, data: dict[str, Any]) -> None:
         obs = data.pop("obs", None) or self.last_obs
         for key in ("target", "board"):
             if isinstance(data.get(key), str):

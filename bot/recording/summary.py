@@ -102,6 +102,7 @@ def build_summary(
         "annotated": None,
         "fuse": _fuse(rec),
         "key_timing": _key_timing(rec),
+        "time_spent": getattr(rec.report, "time_spent", None),
     }
 
 

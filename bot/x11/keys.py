@@ -69,6 +69,32 @@ class KeyTiming:
 DEFAULT_TIMING = KeyTiming()
 
 
+@dataclass
+class KeyClock:
+    """Wall seconds a key driver spent since it was made: keys held down (``held_s``, from
+    a press sent to its release), every key up before a press (``up_s``, the gap), and
+    sending key events (``events_s``: each a cover and focus check under a server grab,
+    X round trips). A few ``perf_counter`` calls per key, read around each burst by
+    ``bot.play.time_spent``."""
+
+    held_s: float = 0.0
+    up_s: float = 0.0
+    events_s: float = 0.0
+    events: int = 0
+
+    def snapshot(self) -> tuple[float, float, float]:
+        return self.held_s, self.up_s, self.events_s
+
+    def since(self, before: tuple[float, float, float]) -> dict[str, float]:
+        """Seconds of each part since ``snapshot`` returned ``before``."""
+        held, up, events = before
+        return {
+            "keys_held": self.held_s - held,
+            "keys_up": self.up_s - up,
+            "key_events": self.events_s - events,
+        }
+
+
 class BurstCut(Exception):
     """A press waited for the focus so long that the game may have moved on: the rest of
     the burst is dropped and the caller looks at the screen again (not an error)."""
@@ -89,6 +115,7 @@ class KeyDriver:
         self._last_event = 0.0
         self._last_key: str | None = None  # the key released last
         self._down: set[str] = set()
+        self.clock = KeyClock()
 
     def _wait_until(self, when: float) -> None:
         while (left := when - time.perf_counter()) > 0:
@@ -115,11 +142,14 @@ class KeyDriver:
         """Press and release ``key``: held ``hold_ms``, after ``gap_ms`` with no key down
         (with rollover, after no wait at all when the key released last was another)."""
         gap = self.gap_before(key) if gap_ms is None else gap_ms
+        waited = time.perf_counter()
         self._wait_until(self._last_event + gap / 1000)
+        self.clock.up_s += time.perf_counter() - waited
         self._key_down(key)
         try:
             self._hold_until(self._last_event + self.timing.hold_ms / 1000)
         finally:
+            self.clock.held_s += time.perf_counter() - self._last_event
             self._key_up(key)
 
     def hold_down(self, key: str, done: Callable[[], bool], longest_ms: float) -> None:
@@ -151,14 +181,18 @@ class KeyDriver:
         while True:
             with critical():
                 self._down.add(key)
+                sending = time.perf_counter()
                 try:
                     sent = self._send(key, True)
                 except BaseException:
                     with contextlib.suppress(Exception):
                         self._key_up(key)
                     raise
+                now = time.perf_counter()
+                self.clock.events_s += now - sending
+                self.clock.events += 1
                 if sent:
-                    self._last_event = time.perf_counter()
+                    self._last_event = now
                     return
                 self._down.discard(key)
             # outside the critical stretch: this may wait a long time
@@ -167,12 +201,15 @@ class KeyDriver:
 
     def _key_up(self, key: str) -> None:
         with critical():
+            sending = time.perf_counter()
             try:
                 self._send(key, False)
             finally:
                 self._down.discard(key)
                 self._last_key = key
                 self._last_event = time.perf_counter()
+                self.clock.events_s += self._last_event - sending
+                self.clock.events += 1
 
     def chord(self, modifier: str, keys: Sequence[str], gap_ms: float | None = None) -> None:
         """Hold ``modifier`` (e.g. "symbol") while tapping ``keys``; ``gap_ms`` between taps

@@ -8,6 +8,7 @@ from bot.play import env as env_module
 from bot.play import player as player_module
 from bot.play.env import LogoEnv
 from bot.play.player import Player, move_keys
+from bot.play.time_spent import IDLE
 from bot.profile import load_profile
 from bot.x11 import keys as keys_module
 from bot.x11.keys import KeyTiming
@@ -32,8 +33,8 @@ def clock(monkeypatch) -> VirtualTime:
         monkeypatch.setattr(module, "time", clock)
     observation = env_module.Observation  # stamped with the virtual time, not the wall's
 
-    def observed(frame, vision, screens=None):
-        return observation(frame, vision, screens, clock.monotonic())
+    def observed(frame, vision, screens=None, spent=IDLE):
+        return observation(frame, vision, screens, clock.monotonic(), spent)
 
     monkeypatch.setattr(env_module, "Observation", observed)
     return clock

@@ -13,6 +13,7 @@ import pytest
 
 from bot.errors import GaveUp, LevelGone, MenuFailed, Unreadable
 from bot.play.progress import Progress
+from bot.play.time_spent import TimeSpent
 from bot.play.unattended import Walkthrough
 from bot.profile import load_profile
 from bot.x11.keys import KeyTiming
@@ -54,6 +55,7 @@ class AttachedGame(FakeMenu):
         self.keys = SimpleNamespace(timing=KeyTiming(0, 0))
         self.fuse = SimpleNamespace(alive=lambda: True)
         self.focus_policy = SimpleNamespace(listeners=[])
+        self.spent = TimeSpent()  # the environment's account of the time
 
     def apply(self, key: str) -> None:
         if self.state == "game_over" and key == "space":

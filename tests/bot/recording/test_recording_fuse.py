@@ -15,6 +15,7 @@ import jsonschema
 import numpy as np
 import pytest
 
+from benchmarks import pace
 from bot.cli import main
 from bot.fuse.session import Session, SessionOptions
 from bot.installation import PACKAGES_ROOT as REPO_ROOT
@@ -101,6 +102,29 @@ def test_a_run_leaves_a_complete_folder(recorded):
         assert "proven fewest" in (d / "plan.txt").read_text()
     assert run["segments"][0]["movie"] == "movie.fmf" and (recorded / "movie.fmf").is_file()
     assert "level 2 done" in (recorded / "run.log").read_text()
+
+
+def test_run_json_says_where_the_time_went(recorded, capsys):
+    """time_spent (issue 24): the parts of the time in levels add up to the level phase,
+    and those the player names fit inside the levels' own seconds."""
+    run = check_schemas(recorded)
+    spent = run["time_spent"]
+    level = spent["level"]
+    assert level["times"] == 2
+    assert sum(level["parts"].values()) == pytest.approx(level["seconds"], abs=0.002)
+    in_levels = sum(entry["seconds"] for entry in run["levels"])
+    assert level["seconds"] >= in_levels - 0.002  # the phase holds each level's play
+    named = sum(s for part, s in level["parts"].items() if part != "other")
+    if all(entry["attempts"] == 1 for entry in run["levels"]):  # no failed try in the phase
+        assert named <= in_levels + 0.002
+    for part in ("keys_held", "key_events", "grab", "reading", "frame_wait", "planning"):
+        assert level["parts"].get(part, 0) > 0, part
+    assert level["parts"].get("recording", 0) > 0  # a recorded run: the recorder's own time
+    assert level["counts"]["grab"] >= run["totals"]["keys_sent"] // 4
+    assert {"transition", "start", "probe"} <= set(spent)  # the practice profile probes
+    assert sum(p["seconds"] for p in spent.values()) <= run["seconds"]
+    assert pace.main([str(recorded)]) == 0  # the benchmark's tables read it
+    assert "| 200 % | 2 |" in capsys.readouterr().out
 
 
 def test_events_follow_the_play(recorded):

@@ -64,3 +64,14 @@ def test_typed_text_always_waits_the_gap(rollover):
     keys = Timed(KeyTiming(5, 30, rollover=rollover))
     keys.type_text("load")
     assert all(w >= 29 for w in waits_before_presses(keys))
+
+
+def test_the_key_clock_times_holds_gaps_and_events():
+    keys = Timed(KeyTiming(10, 30))
+    before = keys.clock.snapshot()
+    keys.burst(["p", "p", "a"])
+    parts = keys.clock.since(before)
+    assert keys.clock.events == 6  # a press and a release each
+    assert parts["keys_held"] >= 3 * 0.0095
+    assert parts["keys_up"] >= 2 * 0.029  # the first press follows no recent release
+    assert 0 < parts["key_events"] < parts["keys_held"]
