@@ -100,10 +100,12 @@ def fuse_window(wayland: WaylandDesktop) -> int:
 def test_another_x_client_with_the_focus_pauses_the_bot_until_fuse_is_clicked(wayland, tmp_path):
     """A second X client's window appears mid-level (weston gives it the focus) and
     stays 3 s: the bot presses no key there, never takes the focus, and says to click
-    Fuse; once the person has clicked Fuse (weston gives the focus back) it finishes.
+    Fuse; once the person has closed that window and clicked Fuse (weston gives the focus
+    back) it finishes.
 
-    weston 10 here often ignores that click (faults.wayland): then the run must end at
-    --focus-timeout, exit 6, having waited without pressing a key."""
+    weston 10 here sometimes ignores that click (faults.wayland; closing the other window
+    first made it work in 2 of 3 runs, against rarely with the window still open): then
+    the run must end at --focus-timeout, exit 6, having waited without pressing a key."""
     root = tmp_path / "runs"
     argv = ["walkthrough", "--levels", "1", "--display", wayland.display, "--speed", "200"]
     argv += ["--video-dir", str(root), "--no-video", "--focus-timeout", "8"]
@@ -115,9 +117,8 @@ def test_another_x_client_with_the_focus_pauses_the_bot_until_fuse_is_clicked(wa
             time.sleep(0.01)
         with FocusThief(wayland.display, tmp_path / "keys.jsonl") as thief:
             time.sleep(3)  # the person looks at another window for 3 s
-            received = thief.events()
-            clicked = wayland.click(fuse_window(wayland), avoid=(thief.window_id,))  # then Fuse
-            received += thief.events()[len(received) :]
+        received = thief.events()  # then closes it
+        clicked = wayland.click(fuse_window(wayland))  # and clicks Fuse
         _, err = process.communicate(timeout=150)
     # no press ever reaches the other window (a lone release, which types nothing, did
     # once in about twenty runs: the bot's key was down as the focus moved)
