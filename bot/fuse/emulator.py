@@ -97,7 +97,11 @@ class FuseConfig:
                 if path == OPENSE_ROM:
                     hint = "install it: sudo apt-get install opense-basic"
                 elif what == "snapshot":
-                    hint = "check the path (the practice game is built by ./scripts/setup.sh)"
+                    hint = (
+                        "check the path (the practice game is built by ./scripts/setup.sh "
+                        "in a checkout, and is in the installed package otherwise: "
+                        "logo-bot doctor checks it)"
+                    )
                 else:
                     hint = "check the path"
                 raise InputError(f"the {what} file {path} does not exist", hint=hint)
@@ -111,7 +115,8 @@ class FuseConfig:
         for path, check in ((self.snapshot, snapshot_problem), (self.tape, tape_problem)):
             if path is not None and (problem := check(Path(path))):
                 hint = (
-                    "copy the whole file again (./scripts/setup.sh rebuilds the practice game)"
+                    "copy the whole file again (the practice game: ./scripts/setup.sh "
+                    "rebuilds it in a checkout; reinstall logo-bot otherwise)"
                     if problem.endswith(CUT)
                     else "give a .z80, .szx or .sna snapshot, or a .tap or .tzx tape"
                 )
