@@ -179,19 +179,7 @@ def blank(state: RunState, text: str) -> np.ndarray:
     """A black picture of the annotated video's size with ``text`` in its bar."""
     assert state.profile is not None
     w, h = state.profile.geometry.window
-    image = Image.new("RGB", (w * ZOOM, h * ZOOM + BAR), (0, 0, 0))
-    ImageDraw.Draw(image).text((6, h * ZOOM + 6), text, fill=TEXT)
-    return np.asarray(image)
-
-
-def draw(
-    pixels: np.ndarray, marks: Seen | None, state: RunState, frame: int, last: Seen | None
-) -> np.ndarray:
-    """``pixels`` (a 1x movie frame or a grabbed one) at 2x of the 1x window, the readings
-    of ``marks`` drawn on it, and the text line (``last``: the bot's last look)."""
-    picture, words = marked_picture(pixels, marks, state)
-    words = words if marks is not None else "  (not looking)" if last is not None else ""
-    return np.vstack([picture, text_bar(line(frame, last) + words, state)])
+    return np.vstack([np.zeros((h * ZOOM, w * ZOOM, 3), np.uint8), text_bar(text, state)])
 
 
 def marked_picture(
