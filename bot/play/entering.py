@@ -68,13 +68,7 @@ class GameEntry:
         return start
 
     def run_menu(self, steps: list[Step]) -> None:
-        frame_s = self.session.frame_s
-        driver = MenuDriver(
-            self.env,
-            frame_s,
-            sleep=lambda seconds: self.session.wait_frames(seconds / frame_s),
-            slower=self.slower_keys,
-        )
+        driver = MenuDriver(self.env, self.session.wait_frames, slower=self.slower_keys)
         try:
             driver.run(steps)
         finally:

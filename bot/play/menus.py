@@ -12,7 +12,6 @@ pressed once (the profile of the original tape, whose screens are not known).
 from __future__ import annotations
 
 import contextlib
-import time
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -108,21 +107,20 @@ class MenuDriver:
     def __init__(
         self,
         env: MenuEnv,
-        frame_s: float,
+        wait_frames: Callable[[float], None],
         tries: int = 8,
         until_frames: float = 40,
-        sleep: Callable[[float], None] = time.sleep,
         slower: Callable[[int], AbstractContextManager[None]] | None = None,
     ) -> None:
-        """``slower(n)``: a context in which keys are held and let go longer, for the
-        ``n``-th try again of a key that had no effect (a game that reads its keys only
-        every few frames misses short presses)."""
+        """``wait_frames(n)``: wait while the game emulates ``n`` frames (a session's
+        ``wait_frames``). ``slower(n)``: a context in which keys are held and let go longer,
+        for the ``n``-th try again of a key that had no effect (a game that reads its keys
+        only every few frames misses short presses)."""
         self.env = env
         self.slower = slower or (lambda n: contextlib.nullcontext())
-        self.frame_s = frame_s
+        self.wait_frames = wait_frames
         self.tries = tries
         self.until_frames = until_frames
-        self.sleep = sleep
         self.corrections = 0
         self.keys_sent = 0
 
@@ -137,7 +135,7 @@ class MenuDriver:
             elif step.check:
                 self._check(step)
             else:
-                self.sleep(step.wait * FPS * self.frame_s)
+                self.wait_frames(step.wait * FPS)
 
     def _group(self, step: Step) -> None:
         for attempt in range(step.retries + 1):

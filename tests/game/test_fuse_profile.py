@@ -22,7 +22,7 @@ def test_profile_start_sequence(xserver, game_build, level):
     try:
         game.wait_frames(start.loaded_wait * 50)
         steps = expand_steps(start.sequence, {"code": start.code}, start.name, code, level)
-        driver = MenuDriver(LogoEnv(game.session), game.session.frame_s)
+        driver = MenuDriver(LogoEnv(game.session), game.session.wait_frames)
         driver.run(steps)
         assert driver.corrections == 0
         frame = game.wait_level()

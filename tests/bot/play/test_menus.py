@@ -41,7 +41,7 @@ def test_bad_steps_are_named():
 
 def test_clean_keys_go_through_once():
     game = FakeMenu()
-    driver = MenuDriver(game, frame_s=0.0, sleep=lambda s: None)
+    driver = MenuDriver(game, wait_frames=lambda n: None)
     driver.run(steps_for("CUNEB", 51))
     assert game.state == "level" and game.start_level == 51 and game.name == "ANN"
     # every key once, but the ENTER that would end a code entry left open
@@ -52,7 +52,7 @@ def test_clean_keys_go_through_once():
 @pytest.mark.parametrize("seed", range(40))
 def test_lost_and_doubled_menu_keys_are_corrected(seed):
     game = FakeMenu(drop=0.2, double=0.05, seed=seed)
-    driver = MenuDriver(game, frame_s=0.0, sleep=lambda s: None)
+    driver = MenuDriver(game, wait_frames=lambda n: None)
     driver.run(steps_for("CUNEB", 51, name="LOGOBOT"))
     assert game.state == "level" and game.start_level == 51
     assert game.name == "LOGOBOT", "the name is read back and corrected too"
@@ -62,7 +62,7 @@ def test_lost_and_doubled_menu_keys_are_corrected(seed):
 
 def test_a_wrong_code_fails_with_what_the_screen_said():
     game = FakeMenu()
-    driver = MenuDriver(game, frame_s=0.0, sleep=lambda s: None)
+    driver = MenuDriver(game, wait_frames=lambda n: None)
     with pytest.raises(MenuFailed, match=r"menu_start_level field reads '001', not '51'"):
         driver.run(steps_for("WRONG", 51))
     assert driver.corrections == 15 and game.state == "menu"
@@ -70,7 +70,7 @@ def test_a_wrong_code_fails_with_what_the_screen_said():
 
 def test_a_screen_that_never_comes_is_a_clear_failure():
     game = FakeMenu(drop=1.0)
-    driver = MenuDriver(game, frame_s=0.0, tries=4, sleep=lambda s: None)
+    driver = MenuDriver(game, wait_frames=lambda n: None, tries=4)
     with pytest.raises(MenuFailed, match="pressed space 4 times, but the menu screen did not"):
         driver.run(steps_for())
     assert game.presses == 4
@@ -79,8 +79,8 @@ def test_a_screen_that_never_comes_is_a_clear_failure():
 def test_waits_are_in_emulated_time():
     waits = []
     game = FakeMenu()
-    MenuDriver(game, frame_s=0.01, sleep=waits.append).run([Step(wait=2.0)])
-    assert waits == [pytest.approx(2.0 * FPS * 0.01)]
+    MenuDriver(game, wait_frames=waits.append).run([Step(wait=2.0)])
+    assert waits == [pytest.approx(2.0 * FPS)]
 
 
 class ShortPressesLost(FakeMenu):
@@ -110,10 +110,10 @@ def test_a_key_that_has_no_effect_is_pressed_again_held_longer():
         finally:
             game.held = 0
 
-    driver = MenuDriver(game, frame_s=0.0, sleep=lambda s: None, slower=slower)
+    driver = MenuDriver(game, wait_frames=lambda n: None, slower=slower)
     driver.run(steps_for(name="LOGOBOT"))
     assert game.state == "level" and game.name == "LOGOBOT"
     assert max(tries) == 2 and driver.corrections > 0
     # without holding longer the same game never gets past the title
     with pytest.raises(MenuFailed):
-        MenuDriver(ShortPressesLost(), frame_s=0.0, sleep=lambda s: None).run(steps_for())
+        MenuDriver(ShortPressesLost(), wait_frames=lambda n: None).run(steps_for())
