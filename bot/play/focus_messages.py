@@ -18,6 +18,7 @@ TAKING_BACK = "another window has the keyboard focus: taking it back in {:.0f} s
 COVERED = "PAUSED: another window covers the Fuse picture; move it away to go on"
 RAISING = "another window covers the Fuse picture: raising Fuse in {:.0f} s"
 ENDED = ("time_up", "game_over", "title")  # screens of a level lost while paused
+SHOWS = " (the game shows "  # what is added to the pause message for them
 GRABBED = (
     "PAUSED: another program holds the keyboard (a screen locker or a password prompt?); "
     "no key is pressed until it lets go"
@@ -99,4 +100,5 @@ class FocusMessages:
         words = screen.replace("_", " ")
         self.env.note("paused_screen", screen=screen)
         log.warning("while paused, the game shows %s: the level starts again on going on", words)
-        self.progress.update(status=f"{self.progress.status} (the game shows {words})")
+        paused = self.progress.status.split(SHOWS)[0]  # the pause message, without the last
+        self.progress.update(status=f"{paused}{SHOWS}{words})")

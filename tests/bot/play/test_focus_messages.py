@@ -44,3 +44,23 @@ def test_a_lost_focus_without_taking_it_back_asks_for_a_click():
     said.on_focus("lost", {})
     said.on_focus("paused", {"covered": False, "grabbed": False, "paused": True})
     assert progress.status == PAUSED
+
+
+def test_while_paused_the_screens_of_a_lost_level_are_said_once_each():
+    """The game's clock runs out during the pause: each new screen is noted once, and the
+    pause message says the latest (not every one in a row)."""
+    said, env, progress, _ = messages(take_back=False)
+    shown = iter(["level", "time_up", "time_up", "game_over", "title", "title"])
+
+    class Look:
+        def __init__(self, screen):
+            self.screen = None if screen == "level" else screen
+
+    env.glance = lambda: Look(next(shown))
+    said.on_focus("lost", {})
+    said.on_focus("paused", {"covered": False, "grabbed": False, "paused": True})
+    for _ in range(6):
+        said.on_focus("waiting", {"waited_s": 1.0})
+    seen = [data["screen"] for event, data in env.notes if event == "paused_screen"]
+    assert seen == ["time_up", "game_over", "title"]
+    assert progress.status == PAUSED + " (the game shows title)"
