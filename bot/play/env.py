@@ -171,14 +171,15 @@ class LogoEnv:
         return self.console.keys.timing
 
     def observe(self) -> Observation:
-        with self.spent.on("grab"):
-            frame = self.console.frame()
-        return Observation(frame, self.console.vision, self.screens, spent=self.spent)
+        return self._look(self.console.frame)
 
     def glance(self) -> Observation:
         """The picture now, waiting for no focus or cover: a look while the run is paused."""
+        return self._look(self.console.glance)
+
+    def _look(self, grab: Callable[[], np.ndarray]) -> Observation:
         with self.spent.on("grab"):
-            frame = self.console.glance()
+            frame = grab()
         return Observation(frame, self.console.vision, self.screens, spent=self.spent)
 
     def wait_for(self, expect: Expectation, timeout_frames: float) -> tuple[Observation, bool]:
