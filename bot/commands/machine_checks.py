@@ -21,7 +21,7 @@ from Xlib import X
 from Xlib.display import Display
 
 from bot.errors import BotError
-from bot.fuse.emulator import BUILDS, OPENSE_ROM
+from bot.fuse.emulator import BUILDS, OPENSE_ROM, ROM_48K_BYTES
 from bot.installation import DISTRIBUTION, checkout_root, package_file
 from bot.x11.display import XServer, display_type, open_display, wayland_session
 from bot.x11.window import build_of, fuse_windows
@@ -30,7 +30,6 @@ from bot.x11.xwayland import DisplayType
 # The kinds of run a check can stand in the way of.
 HEADLESS, ON_DISPLAY, ATTACHED, VIDEO = "headless", "display", "attached", "video"
 LAUNCHED = frozenset({HEADLESS, ON_DISPLAY})  # the bot starts Fuse itself
-ROM_SIZE = 16384  # a 48K Spectrum ROM
 PRACTICE_GAME = "game/build/practice.z80"
 
 
@@ -146,7 +145,7 @@ def python_packages(wanted: Iterable[str] | None = None) -> Check:
 
 def rom() -> Check:
     """The free 48K ROM (OpenSE BASIC) a launched Fuse starts with."""
-    if OPENSE_ROM.is_file() and OPENSE_ROM.stat().st_size == ROM_SIZE:
+    if OPENSE_ROM.is_file() and OPENSE_ROM.stat().st_size == ROM_48K_BYTES:
         return Check("48K ROM", True, f"OpenSE BASIC ({OPENSE_ROM})")
     return Check(
         "48K ROM",
