@@ -23,7 +23,7 @@ from Xlib.display import Display
 from bot.errors import BotError
 from bot.fuse.emulator import BUILDS, OPENSE_ROM, ROM_48K_BYTES
 from bot.installation import DISTRIBUTION, checkout_root, package_file
-from bot.x11.display import XServer, display_type, open_display, wayland_session
+from bot.x11.display import XServer, open_display, wayland_session
 from bot.x11.window import build_of, fuse_windows
 from bot.x11.xwayland import DisplayType
 
@@ -212,30 +212,27 @@ class DisplayState:
     refused: str = ""  # why runs there are refused (XServer.existing's message), or ""
 
 
-def display_kind(environ: dict[str, str] | os._Environ[str] | None = None) -> str:
-    """X11, XWayland, Wayland only, or none: what the X server on ``$DISPLAY`` is
-    (``display_type``: the XWAYLAND extension or outputs), or when it does not open,
-    what the session's environment says."""
-    env = os.environ if environ is None else environ
-    name = env.get("DISPLAY")
-    if not name:
+def display_kind(server: XServer | None = None) -> str:
+    """X11, XWayland, Wayland only, or none: what the X server says it is when it opened
+    (``server``, whose kind XServer.existing found from the XWAYLAND extension or its
+    outputs), else what the session's environment says."""
+    if server is not None:
+        return "XWayland" if server.kind is DisplayType.XWAYLAND else "X11"
+    if not os.environ.get("DISPLAY"):
         return "Wayland only" if wayland_session() else "none"
-    found = display_type(name)
-    if found is not DisplayType.NONE:
-        return "XWayland" if found is DisplayType.XWAYLAND else "X11"
     return "XWayland" if wayland_session() else "X11"
 
 
 def display_state() -> DisplayState:
+    """``$DISPLAY`` opened once, as a run on it would (``XServer.existing``)."""
     name = os.environ.get("DISPLAY") or None
-    kind = display_kind()
     if name is None:
-        return DisplayState(None, kind, "DISPLAY is empty")
+        return DisplayState(None, display_kind(), "DISPLAY is empty")
     try:
-        XServer.existing(name)
+        server = XServer.existing(name)
     except BotError as exc:
-        return DisplayState(name, kind, f"{exc}{f' ({exc.hint})' if exc.hint else ''}")
-    return DisplayState(name, kind)
+        return DisplayState(name, display_kind(), f"{exc}{f' ({exc.hint})' if exc.hint else ''}")
+    return DisplayState(name, display_kind(server))
 
 
 def window_manager(dpy: Display) -> str | None:
