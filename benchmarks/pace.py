@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -151,6 +152,23 @@ def _cell(seconds: float, keys: int, whole: float) -> str:
     return f"{seconds:.2f} s, {per_key}, {share}"
 
 
+def _named_rows(
+    rows: list[Pace],
+    seconds: dict[str, dict[str, float]],
+    labels: dict[str, str],
+    whole: Callable[[Pace], float],
+) -> list[str]:
+    """A table row for each name with seconds in some run (``seconds[label][name]``): its
+    cell per run, the share taken of ``whole(run)``."""
+    names = dict.fromkeys(n for parts in seconds.values() for n, s in parts.items() if s)
+    return [
+        f"| {labels.get(name, name)} | "
+        + " | ".join(_cell(seconds[p.label].get(name, 0.0), p.keys, whole(p)) for p in rows)
+        + " |"
+        for name in names
+    ]
+
+
 def breakdown_table(rows: list[Pace]) -> str:
     """Where the time in levels goes and what the time between them is: per speed the
     seconds, the ms per key sent in levels and the share (of the time in levels, or of
@@ -160,10 +178,7 @@ def breakdown_table(rows: list[Pace]) -> str:
     out = ["in levels: seconds, ms per key, share of the time in levels", ""]
     out += ["| part " + head, rule]
     parts = {p.label: p.level_parts() for p in rows}
-    names = dict.fromkeys(n for ps in parts.values() for n, s in ps.items() if s)
-    for name in names:
-        cells = [_cell(parts[p.label].get(name, 0.0), p.keys, p.in_levels) for p in rows]
-        out.append(f"| {LEVEL_PARTS.get(name, name)} | " + " | ".join(cells) + " |")
+    out += _named_rows(rows, parts, LEVEL_PARTS, lambda p: p.in_levels)
     totals = [_cell(sum(parts[p.label].values()), p.keys, p.in_levels) for p in rows]
     out.append("| **all parts** | " + " | ".join(totals) + " |")
     grabs = [f"{p.count('level', 'grab') / p.keys:.2f}" if p.keys else "-" for p in rows]
@@ -178,10 +193,7 @@ def breakdown_table(rows: list[Pace]) -> str:
     out += ["", "between levels: seconds, ms per key sent in levels, share of the wall time", ""]
     out += ["| phase " + head, rule]
     between = {p.label: p.between() for p in rows}
-    phases = dict.fromkeys(n for b in between.values() for n, s in b.items() if s)
-    for name in phases:
-        cells = [_cell(between[p.label].get(name, 0.0), p.keys, p.wall) for p in rows]
-        out.append(f"| {BETWEEN.get(name, name)} | " + " | ".join(cells) + " |")
+    out += _named_rows(rows, between, BETWEEN, lambda p: p.wall)
     if any(p.game_transitions is not None for p in rows):
         cells = [
             "-" if p.game_transitions is None else _cell(p.game_transitions, p.keys, p.wall)
