@@ -43,7 +43,7 @@ taken back first (the board alone does not tell the order they went in, and RESE
 undoes the last one placed); the RESETs to press are printed on stderr.
 
 The level text is an 'R C' line and R rows of '.1234' ('.' is empty); a list holds
-levels separated by blank lines (see README, "Level text format"). Each printed line
+levels separated by blank lines (docs/levels.md in the source). Each printed line
 is 'row col' of one move, first move first, rows and columns counted from 1. The
 order printed needs the fewest key presses found within --budget seconds (cursor
 keys one cell per press, one press per action). Two solutions are distinct when some

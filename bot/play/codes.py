@@ -17,7 +17,7 @@ def code_table(profile: Profile) -> dict[int, str]:
         except LevelFormatError as exc:
             raise InputError(
                 f"cannot read the codes: {exc}",
-                hint="fix the level file where it says (README.md, 'Level text format'), or "
+                hint="fix the level file where it says (its format: docs/levels.md), or "
                 "point the profile at a good one with --set game.levels=FILE",
             ) from None
         table.update({lv.number: lv.meta["code"] for lv in levels if "code" in lv.meta})
