@@ -177,6 +177,17 @@ class Player:
         return target
 
     # -- acting -----------------------------------------------------------------------------
+    def onward(self, cell: Cell, following: Cell) -> list[str] | None:
+        """The moves from ``cell`` to the plan's ``following`` cell, to press right after
+        acting on ``cell`` in one burst and check with one look (the board with the new
+        stone, the cursor at ``following``): in a game that sees each key's own press
+        (rollover), which keeps them in order. None for a game that may not, or a move
+        held down (a repeating game), which then wait for the stone to show first."""
+        if not self.env.key_timing.rollover:
+            return None
+        keys = move_keys(self.keys, cell, following, self.board_grid.rows, self.board_grid.cols)
+        return keys if self.hold_frames(keys) is None else None
+
     def move_to(self, cell: Cell, cursor: Cell, report: LevelReport) -> Cell:
         """Move the cursor to ``cell`` and confirm it; returns the confirmed cursor."""
         for _ in range(self.max_corrections):
@@ -241,22 +252,45 @@ class Player:
             cursor = self.move_to(cell, cursor, report)
             want = states[done + 1]
             last = done + 1 == len(plan)
-            result = self.step(
-                [self.keys.act], lambda o, w=want, end=last: _placed(o, w, end), self.settle + 4
-            )
-            report.keys_sent += 1
-            if result.met:
-                done += 1
-                if last:
-                    report.end_board = _board_or(result.obs, want)
-                continue
-            if last and not self.env.observe().level_shown:
-                done += 1  # solved; the game moved on before the board was seen
-                continue
-            seen = self.read("board")
-            if seen == want:
-                done += 1
-                continue
+            onward = None if last else self.onward(cell, plan[done + 1])
+            if onward is not None:  # act, and go on to the next cell in the same burst
+                result = self.step(
+                    [self.keys.act, *onward],
+                    lambda o, w=want, c=plan[done + 1]: o.board == w and o.cursor == c,
+                    self.settle + 4,
+                )
+                report.keys_sent += 1 + len(onward)
+                if result.met:
+                    done += 1
+                    cursor = plan[done]
+                    continue
+                seen = self.read("board")
+                if seen == want:  # placed; the cursor is checked and mended by move_to
+                    done += 1
+                    cursor = self.read("cursor")
+                    if cursor != plan[done]:
+                        report.corrections["cursor"] += 1
+                        self.env.note("correction", kind="cursor", want=plan[done], seen=cursor)
+                    continue
+            else:
+                result = self.step(
+                    [self.keys.act],
+                    lambda o, w=want, end=last: _placed(o, w, end),
+                    self.settle + 4,
+                )
+                report.keys_sent += 1
+                if result.met:
+                    done += 1
+                    if last:
+                        report.end_board = _board_or(result.obs, want)
+                    continue
+                if last and not self.env.observe().level_shown:
+                    done += 1  # solved; the game moved on before the board was seen
+                    continue
+                seen = self.read("board")
+                if seen == want:
+                    done += 1
+                    continue
             corrections += 1
             if seen == states[done]:
                 report.corrections["lost_action"] += 1

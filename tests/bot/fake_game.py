@@ -64,7 +64,8 @@ class VirtualTime:
 class FakeGame:
     """One level of the game; ``drop`` and ``double`` are per-press probabilities. With
     ``late`` a doubled press shows only after the next frame is grabbed, as when Fuse
-    takes in the second press a frame after the bot looked."""
+    takes in the second press a frame after the bot looked; like the practice game's
+    key queue, it still comes before any key pressed after it."""
 
     def __init__(
         self,
@@ -99,6 +100,8 @@ class FakeGame:
         self.held: tuple[str, float, int] | None = None  # key, when down, repeats so far
 
     def key(self, name: str) -> None:
+        while self.pending:  # the game takes its keys in the order they went down
+            self.apply(self.pending.pop(0))
         if self.rng.random() < self.drop:
             self.dropped += 1
             return

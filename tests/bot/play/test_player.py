@@ -40,8 +40,19 @@ def clock(monkeypatch) -> VirtualTime:
     return clock
 
 
-def play(game: FakeGame):
+def play(game: FakeGame, rollover: bool = False):
+    game.keys.timing = KeyTiming(0, 0, rollover)
     return Player(LogoEnv(game, poll_s=0.0), PROFILE, settle_frames=2).play_level()
+
+
+class CountingEnv(LogoEnv):
+    """The environment, counting its key bursts."""
+
+    bursts: list[tuple[str, ...]]
+
+    def step(self, keys, expect=None, timeout_frames=6):
+        self.bursts = [*getattr(self, "bursts", []), tuple(keys)]
+        return super().step(keys, expect, timeout_frames)
 
 
 def test_move_keys_without_and_with_wrap():
@@ -52,20 +63,22 @@ def test_move_keys_without_and_with_wrap():
     assert move_keys(wrapping, (1, 1), (6, 10), 6, 10) == ["q", "o"]
 
 
+@pytest.mark.parametrize("rollover", [False, True], ids=["taps", "rollover"])
 @pytest.mark.parametrize("target", [LEVEL_1, LEVEL_2])
-def test_clean_play_uses_exactly_the_planned_presses(target):
+def test_clean_play_uses_exactly_the_planned_presses(target, rollover):
     game = FakeGame(PROFILE, target)
-    report = play(game)
+    report = play(game, rollover)
     assert game.done and game.board == target
     assert report.end_board == target
     assert report.keys_sent == report.planned_presses == game.presses
     assert not report.corrections
 
 
+@pytest.mark.parametrize("rollover", [False, True], ids=["taps", "rollover"])
 @pytest.mark.parametrize("seed", range(6))
-def test_lost_and_doubled_presses_are_corrected(seed):
+def test_lost_and_doubled_presses_are_corrected(seed, rollover):
     game = FakeGame(PROFILE, LEVEL_2, drop=0.2, double=0.05, seed=seed)
-    report = play(game)
+    report = play(game, rollover)
     assert game.done and game.board == LEVEL_2
     assert game.dropped > 0
     assert sum(report.corrections.values()) > 0
@@ -84,12 +97,13 @@ def test_a_level_that_leaves_the_screen_stops_the_player():
     assert game.presses == 0, "no key after the level was gone"
 
 
+@pytest.mark.parametrize("rollover", [False, True], ids=["taps", "rollover"])
 @pytest.mark.parametrize("seed", range(8))
-def test_a_doubled_move_that_shows_late_is_caught_before_acting_again(seed):
+def test_a_doubled_move_that_shows_late_is_caught_before_acting_again(seed, rollover):
     """The cursor was confirmed, then moved on: acting there does nothing (a stone) or
     places a wrong stone; the player must look at the cursor again, not press forever."""
     game = FakeGame(PROFILE, LEVEL_2, double=0.3, seed=seed, late=True)
-    report = play(game)
+    report = play(game, rollover)
     assert game.done and game.board == LEVEL_2 and report.end_board == LEVEL_2
 
 
@@ -118,3 +132,26 @@ def test_without_a_repeat_every_move_is_tapped(clock):
     game = FakeGame(PROFILE, target, clock=clock.monotonic)
     report = Player(LogoEnv(game), PROFILE).play_level()
     assert report.held_moves == 0 and report.keys_sent == report.planned_presses
+
+
+@pytest.mark.parametrize("rollover", [False, True], ids=["taps", "rollover"])
+def test_with_rollover_each_stone_and_the_move_after_it_are_one_burst(rollover):
+    """A game that sees each key's own press gets the act and the moves to the next cell
+    in one burst, checked with one look (board and cursor); without rollover the act
+    waits for its own check. Either way every press is the plan's."""
+    game = FakeGame(PROFILE, LEVEL_2)
+    game.keys.timing = KeyTiming(0, 0, rollover)
+    env = CountingEnv(game, poll_s=0.0)
+    report = Player(env, PROFILE, settle_frames=2).play_level()
+    assert report.end_board == LEVEL_2 and not report.corrections
+    stones = len(report.plan)
+    acts = [burst for burst in env.bursts if "space" in burst]
+    assert len(acts) == stones
+    assert all(burst[0] == "space" for burst in acts), "the act goes first in its burst"
+    if rollover:
+        assert len(env.bursts) == stones + 1, "the first move, then one burst per stone"
+        assert all(len(burst) > 1 for burst in acts[:-1]), "the moves go with the act"
+    else:
+        assert len(env.bursts) == 2 * stones, "a move and an act per stone"
+        assert all(burst == ("space",) for burst in acts)
+    assert sum(len(burst) for burst in env.bursts) == report.keys_sent == game.presses
