@@ -5,7 +5,7 @@ that, and repeat a held key after a delay. The probe finds out on a level of the
 
 1. **hold**: presses of one key, hold = gap, on a ladder of frame counts from short to
    long, until six bursts of presses (three each way) all move exactly once per press;
-   the bot then holds half a frame (at least 10 ms) longer than that rung (``margin``);
+   the bot then holds a sixth of that rung (at least 5 ms) longer (``margin``);
 2. **gap**: with that hold, the shortest gap (up to the hold) that still passes, plus
    the margin;
 3. **rollover**: alternating keys with no gap at all (right, down, right, down, and
@@ -35,14 +35,20 @@ from bot.profile import Keys
 from bot.x11.keys import KeyTiming
 from solvers.board import Cell
 
-LADDER = (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0)  # frames held (and up)
+# frames held (and up): quarter frames near one frame, where a game read every frame
+# passes, so that the rung found and its margin come close to what the game needs
+LADDER = (1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0)
 PRESSES = 3  # presses of one key in a burst
 BURSTS = 6  # bursts a rung must pass, three in each direction (18 presses)
 HOLD_FRAMES = 50  # how long a key is held to see whether it repeats
-# Played on top of the shortest rung that passed: a dozen presses cannot show a loss
-# rate of a few per cent, and X events reach Fuse's frames with some jitter.
-MARGIN = 0.5  # frames, and at least MARGIN_MS
-MARGIN_MS = 10.0
+# Played on top of the shortest rung that passed: a rung just short of what the game
+# needs loses a press in every (need - rung) / need, so six bursts of three presses pass
+# it by chance only while that is under about a sixth (5 %); X events also reach Fuse's
+# frames with a few ms of jitter (presses lost in play lengthen the timing,
+# ``bot.play.timing``). At 100 % a game read every frame that passes the 1.5-frame rung is
+# played 35 ms, what benchmarks/keys.py measured safe with a fixed timing.
+MARGIN = 1 / 6  # of the rung, and at least MARGIN_MS
+MARGIN_MS = 5.0
 PHASES = ("hold", "gap", "rollover", "repeat")
 
 
@@ -209,6 +215,7 @@ class KeyProbe:
         self.presses = 0
         self.seconds = 0.0
         self.hold: float | None = None
+        self.hold_rung = 0.0  # the hold's rung, before the margin
         self.gap: float | None = None
         self.rollover: bool | None = None
         self.repeats: bool | None = None
@@ -222,10 +229,9 @@ class KeyProbe:
         self.pos: Cell = (1, 1)
         self._last_dir: str | None = None
 
-    @property
-    def margin(self) -> float:
-        """Frames played on top of a rung that passed (half a frame, at least 10 ms)."""
-        return max(MARGIN, round(MARGIN_MS / self.io.frame_ms, 1))
+    def margin(self, rung: float) -> float:
+        """Frames played on top of ``rung``, which passed (a sixth of it, at least 5 ms)."""
+        return round(max(rung * MARGIN, MARGIN_MS / self.io.frame_ms), 2)
 
     # -- running --------------------------------------------------------------------------
     @property
@@ -289,7 +295,8 @@ class KeyProbe:
     def _probe_hold(self) -> bool:
         rung = self._climb("hold", None, float("inf"))
         if rung is not None:
-            self.hold = self.gap = rung + self.margin  # the gap may come down next
+            self.hold_rung = rung
+            self.hold = self.gap = rung + self.margin(rung)  # the gap may come down next
             return True
         if self._ladder_done(float("inf")):
             self.failed = True
@@ -298,10 +305,10 @@ class KeyProbe:
 
     def _probe_gap(self) -> bool:
         assert self.hold is not None
-        top = self.hold - self.margin
+        top = self.hold_rung
         rung = self._climb("gap", self.hold, top)
         if rung is not None:
-            self.gap = rung + self.margin
+            self.gap = rung + self.margin(rung)
             return True
         return self._ladder_done(top)  # none below the hold passed: the gap stays
 
