@@ -426,7 +426,10 @@ def test_attached_mid_level_with_a_wrong_stone_it_takes_it_back_and_finishes(
     assert [e["reachable"] for e in picked] == [False, True]
     failed = [e["kind"] for e in events if e["event"] == "failure"]
     if not failed:
-        assert run["levels"][0]["corrections"] == {"taken_back": 1}, "one RESET, for the stone"
+        corrections = run["levels"][0]["corrections"]
+        # one RESET, for the stone; a press lost on a busy machine may be mended besides
+        assert corrections.pop("taken_back") == 1, corrections
+        assert set(corrections) <= {"cursor", "lost_action"}, corrections
     else:  # a busy machine: level 1's clock ran out after the RESET, and it was played again
         assert failed == ["time_up"], failed
     assert run["session"]["fuse_build"] == "gtk", "the person's build, read off its window"

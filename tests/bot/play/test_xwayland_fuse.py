@@ -71,7 +71,10 @@ def test_attached_to_fuse_gtk_at_2x_on_xwayland_it_finishes_and_leaves_it_runnin
         code, err, run = walkthrough(wayland, tmp_path, "--attach", "--levels", "1-3")
         assert code == 0, err
         assert_levels_done(run, 3)
-        assert run["levels"][0]["corrections"] == {"taken_back": 1}, "a RESET for the stone"
+        corrections = run["levels"][0]["corrections"]
+        # a RESET for the stone; a press lost on a busy machine may be mended besides
+        assert corrections.pop("taken_back") == 1, corrections
+        assert set(corrections) <= {"cursor", "lost_action"}, corrections
         assert run["session"]["scale"] == 2 and run["fuse"]["attached"]
         assert run["video"]["captured"]["frames"] > 0, "the picture captured off XWayland"
         assert person.fuse.alive(), "the person's Fuse is still running"
