@@ -38,11 +38,21 @@ class Colours:
         """The index ``nearest`` gives a pixel too far from every colour: one past ``names``."""
         return len(self.names)
 
+    @cached_property
+    def _squares(self) -> tuple[np.ndarray, ...]:
+        """Per channel, (256, n): each 8-bit value's squared difference from each colour's."""
+        levels = np.arange(256, dtype=float)[:, None]
+        return tuple((levels - self.rgb[:, k]) ** 2 for k in range(3))
+
     def nearest(self, pixels: np.ndarray) -> np.ndarray:
         """Index in ``names`` of the colour nearest to each pixel of ``pixels`` (..., 3), or
         ``unknown`` when it is farther than ``max_distance`` from all; shaped (...)."""
-        flat = np.asarray(pixels, dtype=float).reshape(-1, 3)
-        dist = np.linalg.norm(flat[:, None, :] - self.rgb[None, :, :], axis=2)
+        flat = np.asarray(pixels).reshape(-1, 3)
+        if flat.dtype == np.uint8:  # a frame's pixels: the squares are looked up
+            red, green, blue = (self._squares[k][flat[:, k]] for k in range(3))
+            dist = np.sqrt(red + green + blue)
+        else:
+            dist = np.linalg.norm(flat.astype(float)[:, None, :] - self.rgb[None, :, :], axis=2)
         best = dist.argmin(axis=1)
         best[dist[np.arange(len(best)), best] > self.max_distance] = self.unknown
         return best.reshape(np.shape(pixels)[:-1])

@@ -165,14 +165,27 @@ def test_same_readings_with_other_board_probes(probes):
         outcomes(vision, frame)
 
 
-def test_colours_classify_as_the_per_pixel_rule():
+@pytest.mark.parametrize("dtype", [np.uint8, np.int64, float])
+def test_colours_classify_as_the_per_pixel_rule(dtype):
+    """Frames' 8-bit pixels take a table's squares, other arrays the plain distance."""
     vision = Vision(PROFILE)
     rng = np.random.default_rng(5)
-    pixels = np.concatenate([np.array(COLOURS), rng.integers(0, 256, (500, 3))])
+    pixels = np.concatenate([np.array(COLOURS), rng.integers(0, 256, (500, 3))]).astype(dtype)
     want = [per_cell.Palette(vision).name(p) for p in pixels]
     assert vision.colours.classify(pixels) == want
     assert vision.colours.classify(pixels.reshape(-1, 2, 1, 3)) == want
     assert [vision.colours.name(p) for p in pixels[:20]] == want[:20]
-    assert vision.colours.classify(np.array(EDGES)) == [
+    assert vision.colours.classify(np.array(EDGES, dtype)) == [
         "black", "black", "blue", "red", "bright_yellow"
     ]  # fmt: skip
+
+
+def test_colours_of_a_palette_off_the_integers_classify_as_the_per_pixel_rule():
+    colours = {n: tuple(v + 0.37 * k for v in rgb) for k, (n, rgb) in enumerate(
+        PROFILE.palette.colours.items())}  # fmt: skip
+    palette = replace(PROFILE.palette, colours=colours, max_distance=59.93)
+    vision = Vision(replace(PROFILE, palette=palette))
+    pixels = np.random.default_rng(6).integers(0, 256, (2000, 3), dtype=np.uint8)
+    want = [per_cell.Palette(vision).name(p) for p in pixels]
+    assert vision.colours.classify(pixels) == want
+    assert None in want and len(set(want)) > 8
