@@ -7,12 +7,15 @@ nothing is guessed silently. Coordinates in the profile are 1x window pixels;
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from bot.errors import Unreadable
-from bot.profile import Grid, Point, Profile
+from bot.profile import Point, Profile
+from bot.see.cells import CellPixels
 from solvers.board import EMPTY, Board, Cell
 
 
@@ -30,17 +33,49 @@ class Colours:
         rgb = np.array([profile.palette.colours[n] for n in names], dtype=float)
         return cls(names, rgb, profile.palette.max_distance)
 
+    @property
+    def unknown(self) -> int:
+        """The index ``nearest`` gives a pixel too far from every colour: one past ``names``."""
+        return len(self.names)
+
+    @cached_property
+    def _squares(self) -> tuple[np.ndarray, ...]:
+        """Per channel, (256, n): each 8-bit value's squared difference from each colour's."""
+        levels = np.arange(256, dtype=float)[:, None]
+        return tuple((levels - self.rgb[:, k]) ** 2 for k in range(3))
+
+    def nearest(self, pixels: np.ndarray) -> np.ndarray:
+        """Index in ``names`` of the colour nearest to each pixel of ``pixels`` (..., 3), or
+        ``unknown`` when it is farther than ``max_distance`` from all; shaped (...)."""
+        flat = np.asarray(pixels).reshape(-1, 3)
+        if flat.dtype == np.uint8:  # a frame's pixels: the squares are looked up
+            red, green, blue = (self._squares[k][flat[:, k]] for k in range(3))
+            dist = np.sqrt(red + green + blue)
+        else:
+            dist = np.linalg.norm(flat.astype(float)[:, None, :] - self.rgb[None, :, :], axis=2)
+        best = dist.argmin(axis=1)
+        best[dist[np.arange(len(best)), best] > self.max_distance] = self.unknown
+        return best.reshape(np.shape(pixels)[:-1])
+
     def classify(self, pixels: np.ndarray) -> list[str | None]:
         """Palette name of each pixel in ``pixels`` (..., 3); None when too far from all."""
-        flat = np.asarray(pixels, dtype=float).reshape(-1, 3)
-        dist = np.linalg.norm(flat[:, None, :] - self.rgb[None, :, :], axis=2)
-        best = dist.argmin(axis=1)
-        return [
-            self.names[b] if dist[i, b] <= self.max_distance else None for i, b in enumerate(best)
-        ]
+        return [self.name_of(i) for i in self.nearest(pixels).ravel().tolist()]
 
     def name(self, pixel: np.ndarray) -> str | None:
         return self.classify(pixel)[0]
+
+    def name_of(self, index: int) -> str | None:
+        """The name of a ``nearest`` index; None for ``unknown``."""
+        return self.names[index] if index < self.unknown else None
+
+    def marks(self, names: Iterable[str]) -> np.ndarray:
+        """Per ``nearest`` index: whether its colour is one of ``names`` (False for unknown)."""
+        wanted = set(names)
+        return np.array([n in wanted for n in self.names] + [False])
+
+    def values(self, values: dict[str, int], other: int) -> np.ndarray:
+        """Per ``nearest`` index: its colour's entry in ``values``, ``other`` when it has none."""
+        return np.array([values.get(n, other) for n in self.names] + [other])
 
 
 class Vision:
@@ -51,8 +86,12 @@ class Vision:
         self.geometry = profile.geometry
         self.scale = scale
         self.colours = Colours.of(profile)
-        self._preview_values = {c: v for v, c in profile.palette.preview_values.items()}
-        self._board_values = {c: v for v, c in profile.palette.board_values.items()}
+        preview_values = {c: v for v, c in profile.palette.preview_values.items()}
+        board_values = {c: v for v, c in profile.palette.board_values.items()}
+        self._preview_stone = self.colours.marks(preview_values)
+        self._preview_value = self.colours.values(preview_values, EMPTY)
+        self._board_stone = self.colours.marks(board_values)
+        self._board_value = self.colours.values(board_values, EMPTY)
 
     @classmethod
     def for_frame(cls, profile: Profile, frame: np.ndarray) -> Vision:
@@ -78,11 +117,23 @@ class Vision:
         x, y = origin
         return frame[y * s : (y + size) * s, x * s : (x + size) * s]
 
-    @staticmethod
-    def _cells(grid: Grid):
-        for row in range(1, grid.rows + 1):
-            for col in range(1, grid.cols + 1):
-                yield row, col, grid.cell_origin(row, col)
+    @cached_property
+    def _preview_pixels(self) -> CellPixels:
+        """Each preview cell's stone pixel, then its background pixel."""
+        g = self.geometry
+        return CellPixels.of(g.preview, (g.preview_stone, g.preview_background), self.scale)
+
+    @cached_property
+    def _board_pixels(self) -> CellPixels:
+        """Each board cell's stone probes, in the profile's order."""
+        return CellPixels.of(self.geometry.board, self.geometry.board_probes, self.scale)
+
+    @cached_property
+    def _cursor_pixels(self) -> CellPixels:
+        """Each board cell's top-left pixel, then the pixels the cursor rule compares with it."""
+        g = self.geometry
+        rule = [(x, y) for y in g.cursor_rows for x in g.cursor_columns]
+        return CellPixels.of(g.board, [(0, 0), *rule], self.scale)
 
     # -- readers ----------------------------------------------------------------------------
     def level_shown(self, frame: np.ndarray) -> bool:
@@ -98,59 +149,48 @@ class Vision:
         """The target shown in the preview."""
         self.check(frame)
         grid = self.geometry.preview
-        sx, sy = self.geometry.preview_stone
-        bx, by = self.geometry.preview_background
-        cells: list[int] = []
-        for row, col, (x, y) in self._cells(grid):
-            stone = self.pixel(frame, x + sx, y + sy)
-            if np.array_equal(stone, self.pixel(frame, x + bx, y + by)):
-                cells.append(EMPTY)
-                continue
-            name = self.colours.name(stone)
-            value = self._preview_values.get(name) if name else None
-            if value is None:
-                raise Unreadable(
-                    f"preview cell {row} {col} shows colour {tuple(int(v) for v in stone)}"
-                    f" ({name or 'not a Spectrum colour'}), which is no stone value",
-                    (row, col),
-                )
-            cells.append(value)
-        return Board(grid.rows, grid.cols, tuple(cells))
+        stone, background = self._preview_pixels.read(frame).swapaxes(0, 1)
+        codes = self.colours.nearest(stone)
+        empty = (stone == background).all(axis=-1)
+        unreadable = ~empty & ~self._preview_stone[codes]
+        if unreadable.any():
+            index = int(unreadable.argmax())
+            row, col = self._preview_pixels.cell(index)
+            name = self.colours.name_of(int(codes[index]))
+            raise Unreadable(
+                f"preview cell {row} {col} shows colour {tuple(int(v) for v in stone[index])}"
+                f" ({name or 'not a Spectrum colour'}), which is no stone value",
+                (row, col),
+            )
+        values = np.where(empty, EMPTY, self._preview_value[codes])
+        return Board(grid.rows, grid.cols, tuple(values.tolist()))
 
     def board(self, frame: np.ndarray) -> Board:
-        """The stones on the main board (value colours at the profile's probe pixels)."""
+        """The stones on the main board: in each cell, the first probe pixel (in the
+        profile's order) that shows a value colour gives the stone; none means empty."""
         self.check(frame)
         grid = self.geometry.board
-        cells: list[int] = []
-        for row, col, (x, y) in self._cells(grid):
-            value = EMPTY
-            for px, py in self.geometry.board_probes:
-                name = self.colours.name(self.pixel(frame, x + px, y + py))
-                if name is None:
-                    raise Unreadable(
-                        f"board cell {row} {col} has a colour that is not a Spectrum colour",
-                        (row, col),
-                    )
-                if name in self._board_values:
-                    value = self._board_values[name]
-                    break
-            cells.append(value)
-        return Board(grid.rows, grid.cols, tuple(cells))
+        if not self.geometry.board_probes:
+            return Board.empty(grid.rows, grid.cols)
+        codes = self.colours.nearest(self._board_pixels.read(frame))  # (cells, probes)
+        unknown = codes == self.colours.unknown
+        decides = unknown | self._board_stone[codes]
+        # the probe that decides each cell; where none does, the first (no value colour)
+        first = codes[np.arange(len(codes)), decides.argmax(axis=1)]
+        unreadable = first == self.colours.unknown
+        if unreadable.any():
+            row, col = self._board_pixels.cell(int(unreadable.argmax()))
+            raise Unreadable(
+                f"board cell {row} {col} has a colour that is not a Spectrum colour", (row, col)
+            )
+        return Board(grid.rows, grid.cols, tuple(self._board_value[first].tolist()))
 
     def cursor_candidates(self, frame: np.ndarray) -> list[Cell]:
         """Every board cell that passes the cursor rule (LOGO-GAME.md section 2)."""
         self.check(frame)
-        s = self.scale
-        ys = [r * s + s // 2 for r in self.geometry.cursor_rows]
-        xs = [c * s + s // 2 for c in self.geometry.cursor_columns]
-        found = []
-        for row, col, (x, y) in self._cells(self.geometry.board):
-            x0, y0 = x * s, y * s
-            corner = frame[y0 + s // 2, x0 + s // 2]
-            probe = frame[np.ix_([y0 + v for v in ys], [x0 + v for v in xs])]
-            if (probe == corner).all():
-                found.append((row, col))
-        return found
+        pixels = self._cursor_pixels.read(frame)  # (cells, 1 + rule pixels, channels)
+        passes = (pixels == pixels[:, :1]).all(axis=(1, 2))
+        return [self._cursor_pixels.cell(i) for i in np.flatnonzero(passes)]
 
     def cursor(self, frame: np.ndarray) -> Cell:
         """The one cursor cell; ``Unreadable`` when there is none or more than one."""

@@ -1,0 +1,50 @@
+"""Where the readers look: the same few pixels of every cell of a grid, as index arrays.
+
+A reader takes all its pixels of all cells from a frame in one numpy step instead of
+looping over the cells in Python. The arrays are worked out once per grid, offsets and
+graphics scale; cells are in row-major order, the order the readers report in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from bot.profile import Grid, Point
+from solvers.board import Cell
+
+
+@dataclass(frozen=True)
+class CellPixels:
+    """The frame pixels at ``offsets`` (1x pixels from each cell's top-left) of every cell
+    of ``grid`` at one scale: the centre of each offset's scaled block, as ``Vision.pixel``
+    takes it."""
+
+    grid: Grid
+    offsets: tuple[Point, ...]
+    rows: np.ndarray  # (cells, offsets) frame row of each pixel
+    cols: np.ndarray  # (cells, offsets) frame column of each pixel
+
+    @classmethod
+    def of(cls, grid: Grid, offsets: Sequence[Point], scale: int) -> CellPixels:
+        dx = np.array([x for x, _ in offsets])
+        dy = np.array([y for _, y in offsets])
+        cell_x, cell_y = np.meshgrid(
+            grid.origin[0] + grid.cell * np.arange(grid.cols),
+            grid.origin[1] + grid.cell * np.arange(grid.rows),
+        )
+        xs = cell_x.reshape(-1, 1) + dx
+        ys = cell_y.reshape(-1, 1) + dy
+        centre = scale // 2
+        return cls(grid, tuple(offsets), ys * scale + centre, xs * scale + centre)
+
+    def read(self, frame: np.ndarray) -> np.ndarray:
+        """The pixels, shaped (cells, offsets, channels)."""
+        return frame[self.rows, self.cols]
+
+    def cell(self, index: int) -> Cell:
+        """The (row, col) of the ``index``-th cell, 1-based."""
+        row, col = divmod(int(index), self.grid.cols)
+        return row + 1, col + 1
