@@ -88,3 +88,27 @@ def test_the_script_prints_both_tables_for_run_folders(tmp_path, capsys):
     assert pace.main([str(folder)]) == 0
     out = capsys.readouterr().out
     assert "| 200 % | 2 | 0:10 |" in out and "| keys held" in out
+
+
+def test_the_pace_goals_pass_and_fail_on_the_ratio_the_corrections_and_the_wall():
+    from collections import Counter
+    from types import SimpleNamespace
+
+    from benchmarks.walkthrough import pace_goals
+
+    def figures(speed: int, ratio_ms: float, wall: float, **corrections: int):
+        data = run_json(speed)
+        data["levels"][0]["seconds"] = ratio_ms * 100 / 1000 - 2.0  # 100 keys in all
+        report = SimpleNamespace(corrections=Counter(corrections))
+        return SimpleNamespace(speed=speed, pace=Pace.from_run_json(data), report=report, wall=wall)
+
+    fast = pace_goals(figures(200, 21.0, 269.0), 100)
+    assert fast[0].startswith(", PASS ms per key <= 1.10 x two frames") and "(1.05, 0" in fast[0]
+    assert fast[1] == ", PASS 100 levels under 4:30 (4:29)"
+    slow = pace_goals(figures(200, 23.0, 271.0), 100)
+    assert slow[0].startswith(", FAIL") and slow[1].startswith(", FAIL")
+    wrong = pace_goals(figures(100, 40.0, 500.0, cursor=1, timing_raised=1), 100)
+    assert wrong[0].startswith(", FAIL") and "1 corrections" in wrong[0]
+    assert wrong[1] == ", PASS 100 levels under 8:45 (8:20)"
+    assert len(pace_goals(figures(200, 21.0, 30.0), 10)) == 1, "no wall goal for 10 levels"
+    assert pace_goals(figures(400, 9.0, 100.0), 100) == [], "no goal at 400 %"
