@@ -10,8 +10,10 @@ that both share the machine's load:
   fresh cover check before every press, the focus window's ancestry walked at every
   check, a round trip after every event, the focus polled to the end of each hold);
 - ``after``: ``XTestKeys`` as it is (the cover asked afresh at a burst's first press,
-  the ancestry remembered, a flush after each event, no poll in a hold's last stretch);
-- ``after+sync``: the same with a round trip after each event (``sync_events``).
+  the ancestry remembered, the stacked windows asked at once, no poll in a hold's last
+  stretch, still a round trip after each event);
+- ``after+flush``: the same with only a flush after each event (``sync_events`` off: not
+  chosen, the hold would be timed from when a press left, not from when it ran).
 
 Per key it prints the milliseconds in key events (two a key), in checks before the
 burst, the hold's overshoot past the asked hold, the whole key, and ratios to ``before``.
@@ -30,12 +32,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from Xlib import X
+
 from bot.fuse.session import Session, SessionOptions
 from bot.interrupts import critical
 from bot.profile import load_profile
+from bot.x11.cover import CoverWatch
 from bot.x11.display import XServer
 from bot.x11.focus import FocusPolicy
 from bot.x11.keys import KeyTiming, XTestKeys, focus_within, send_guarded
+from bot.x11.window import Region, top_level
 from tests.bot.desktop import window_manager
 
 
@@ -84,6 +90,32 @@ class BeforeKeys(TimedKeys):
         return send_guarded(self._dpy, self.window_id, code, down, deliver, self._grab_watch)
 
 
+class BeforeCover(CoverWatch):
+    """The cover watch as it was: each window stacked over Fuse asked in turn."""
+
+    def over(self, fresh: bool = False) -> list[Region]:
+        if fresh or time.monotonic() - self._checked >= self.every_s:
+            self._over = self._one_by_one(self.area())
+            self._checked = time.monotonic()
+        return self._over
+
+    def _one_by_one(self, area: Region) -> list[Region]:
+        dpy = self._dpy
+        top = top_level(dpy, self._window)
+        stack = dpy.screen().root.query_tree().children
+        ids = [w.id for w in stack]
+        over = []
+        for other in stack[ids.index(top.id) + 1 :] if top.id in ids else []:
+            attributes = other.get_attributes()
+            if attributes.map_state != X.IsViewable or attributes.win_class == X.InputOnly:
+                continue
+            g = other.get_geometry()
+            region = Region(g.x, g.y, g.width + 2 * g.border_width, g.height + 2 * g.border_width)
+            if region.intersects(area):
+                over.append(region)
+        return over
+
+
 @dataclass
 class Tally:
     keys: int = 0
@@ -91,15 +123,18 @@ class Tally:
     refused: int = 0
 
 
-WAYS = {"before": (BeforeKeys, True), "after": (TimedKeys, False), "after+sync": (TimedKeys, True)}
+WAYS = {"before": (BeforeKeys, True), "after": (TimedKeys, True), "after+flush": (TimedKeys, False)}
 
 
 def drivers(session: Session, timing: KeyTiming) -> dict[str, TimedKeys]:
+    """Each way's driver, with a cover watch of its own (as the session makes one)."""
     made = {}
+    display, window_id = session.keys.display, session.keys.window_id
     for name, (kind, sync) in WAYS.items():
-        driver = kind(session.keys.display, session.keys.window_id, timing, policy=FocusPolicy())
+        driver = kind(display, window_id, timing, policy=FocusPolicy())
         driver.sync_events = sync
-        driver.cover = session.cover
+        watch = BeforeCover if kind is BeforeKeys else CoverWatch
+        driver.cover = watch(display, window_id, lambda: session.grabber.picture)
         made[name] = driver
     return made
 
@@ -122,6 +157,8 @@ def run(session: Session, hold_ms: float, bursts: int, size: int) -> list[str]:
     finally:
         for driver in keys.values():
             driver.close()
+            if driver.cover is not None:
+                driver.cover.close()
     lines = []
     base: dict[str, float] = {}
     for name, driver in keys.items():

@@ -374,7 +374,9 @@ class XTestKeys(KeyDriver):
         self.cover: CoverWatch | None = None  # set by the session: no press while covered
         self._fresh_cover = True  # the next press asks the server whether Fuse is covered
         self.round_trip_s = 0.001  # the slowest recent focus check (decays)
-        self.sync_events = False  # see docs/benchmarks.md: a flush times holds as well
+        # a round trip after each event: a hold or gap is then timed from the moment the
+        # server ran the event, not from when it left (docs/benchmarks.md: "Key events")
+        self.sync_events = True
         self._closed = False
         self._codes: dict[str, int] = {}
 
