@@ -74,9 +74,9 @@ DEFAULT_TIMING = KeyTiming()
 class KeyClock:
     """Wall seconds a key driver spent since it was made: keys held down (``held_s``, from
     a press sent to its release), every key up before a press (``up_s``, the gap), and
-    sending key events (``events_s``: each a cover and focus check under a server grab,
-    X round trips). A few ``perf_counter`` calls per key, read around each burst by
-    ``bot.play.time_spent``."""
+    sending key events (``events_s``: each a focus check under a server grab, and before
+    a press a cover check, fresh at a burst's first press: X round trips). A few
+    ``perf_counter`` calls per key, read around each burst by ``bot.play.time_spent``."""
 
     held_s: float = 0.0
     up_s: float = 0.0
