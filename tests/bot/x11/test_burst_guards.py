@@ -45,7 +45,7 @@ class RecordedKeys(XTestKeys):
 
 
 @pytest.fixture
-def keys() -> Iterator[RecordedKeys]:
+def guarded_keys() -> Iterator[RecordedKeys]:
     with XServer.start() as server:
         dpy = open_display(server.display)
         window = dpy.screen().root.create_window(0, 0, 200, 200, 0, X.CopyFromParent)
@@ -62,7 +62,8 @@ def keys() -> Iterator[RecordedKeys]:
             dpy.close()
 
 
-def test_a_burst_pressed_while_covered_waits_before_its_first_press(keys):
+def test_a_burst_pressed_while_covered_waits_before_its_first_press(guarded_keys):
+    keys = guarded_keys
     told: list[str] = []
     keys.policy.listeners.append(lambda event, data: told.append(event))
     keys.cover = StaleCover(2, keys.log)  # type: ignore[assignment]
@@ -76,7 +77,8 @@ def test_a_burst_pressed_while_covered_waits_before_its_first_press(keys):
     assert keys.log[first_press:] == ["press a", "release a", "cached", "press b", "release b"]
 
 
-def test_every_burst_asks_afresh_at_its_first_press(keys):
+def test_every_burst_asks_afresh_at_its_first_press(guarded_keys):
+    keys = guarded_keys
     keys.cover = StaleCover(0, keys.log)  # type: ignore[assignment]
     keys.burst(["a", "b"])
     keys.burst(["a"])
@@ -84,7 +86,8 @@ def test_every_burst_asks_afresh_at_its_first_press(keys):
     assert covers == ["fresh", "cached", "fresh"]
 
 
-def test_a_long_wait_while_covered_cuts_the_burst_before_any_key(keys):
+def test_a_long_wait_while_covered_cuts_the_burst_before_any_key(guarded_keys):
+    keys = guarded_keys
     keys.cover = StaleCover(1, keys.log)  # type: ignore[assignment]
     keys.cut_after_s = 0.0
     keys.burst(["a", "b"])
@@ -93,7 +96,8 @@ def test_a_long_wait_while_covered_cuts_the_burst_before_any_key(keys):
     assert "press a" in keys.log  # the next burst goes on
 
 
-def test_a_hold_polls_the_focus_only_while_a_poll_and_a_round_trip_are_left(keys):
+def test_a_hold_polls_the_focus_only_while_a_poll_and_a_round_trip_are_left(guarded_keys):
+    keys = guarded_keys
     polls: list[float] = []
     focused = keys.focused
 

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.xserver
 
 
 @pytest.fixture
-def display() -> Iterator[str]:
+def ancestry_display() -> Iterator[str]:
     with XServer.start() as server:
         yield server.display
 
@@ -56,37 +56,37 @@ def check(ancestry: FocusAncestry, watch: GrabWatch, focus: int) -> bool:
     return ancestry.holds(focus)
 
 
-def test_a_focus_child_is_walked_once_then_remembered(display):
-    w = Windows(display)
-    ancestry, watch = checker(display, w.top.id)
+def test_a_focus_child_is_walked_once_then_remembered(ancestry_display):
+    w = Windows(ancestry_display)
+    ancestry, watch = checker(ancestry_display, w.top.id)
     assert check(ancestry, watch, w.child.id)
     assert check(ancestry, watch, w.child.id)
     assert check(ancestry, watch, w.top.id)
     assert ancestry.walks == 1
 
 
-def test_a_window_elsewhere_is_not_inside_and_not_remembered(display):
-    w = Windows(display)
-    other = Windows(display)
-    ancestry, watch = checker(display, w.top.id)
+def test_a_window_elsewhere_is_not_inside_and_not_remembered(ancestry_display):
+    w = Windows(ancestry_display)
+    other = Windows(ancestry_display)
+    ancestry, watch = checker(ancestry_display, w.top.id)
     assert not check(ancestry, watch, other.child.id)
     assert not check(ancestry, watch, other.child.id)
     assert ancestry.walks == 2
     assert not check(ancestry, watch, None)  # type: ignore[arg-type]
 
 
-def test_a_reparented_focus_child_is_walked_again(display):
-    w = Windows(display)
-    ancestry, watch = checker(display, w.top.id)
+def test_a_reparented_focus_child_is_walked_again(ancestry_display):
+    w = Windows(ancestry_display)
+    ancestry, watch = checker(ancestry_display, w.top.id)
     assert check(ancestry, watch, w.child.id)
     w.child.reparent(w.dpy.screen().root, 0, 0)
     w.dpy.sync()
     assert not check(ancestry, watch, w.child.id)
 
 
-def test_a_destroyed_focus_child_is_forgotten(display):
-    w = Windows(display)
-    ancestry, watch = checker(display, w.top.id)
+def test_a_destroyed_focus_child_is_forgotten(ancestry_display):
+    w = Windows(ancestry_display)
+    ancestry, watch = checker(ancestry_display, w.top.id)
     assert check(ancestry, watch, w.child.id)
     gone = w.child.id
     w.child.destroy()
@@ -97,9 +97,9 @@ def test_a_destroyed_focus_child_is_forgotten(display):
     assert not check(ancestry, watch, gone)
 
 
-def test_another_focus_window_is_walked_afresh(display):
-    w = Windows(display)
-    ancestry, watch = checker(display, w.top.id)
+def test_another_focus_window_is_walked_afresh(ancestry_display):
+    w = Windows(ancestry_display)
+    ancestry, watch = checker(ancestry_display, w.top.id)
     second = w.new_child()
     assert check(ancestry, watch, w.child.id)
     assert check(ancestry, watch, second.id)
