@@ -317,7 +317,10 @@ def send_guarded(
     with critical(), server_grabbed(dpy, sync):
         focus = focus_id(dpy)  # a round trip: every event sent before it is in
         if watch is not None:
-            watch.drain()
+            watch.drain()  # passes them on to the ancestry (its listener)
+        elif ancestry is not None:
+            while dpy.pending_events():
+                ancestry.take(dpy.next_event())
         if ancestry is not None:
             inside = ancestry.holds(focus)
         else:
