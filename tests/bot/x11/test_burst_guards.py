@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 from Xlib import X
 
+from bot.errors import FocusLost
 from bot.x11.display import XServer, open_display
 from bot.x11.focus import FocusPolicy
 from bot.x11.keys import KeyTiming, XTestKeys
@@ -55,6 +56,7 @@ def guarded_keys() -> Iterator[RecordedKeys]:
         policy = FocusPolicy(take_back=False, wait=True, poll_s=0.005)
         driver = RecordedKeys(server.display, window.id, KeyTiming(2, 2, True), policy=policy)
         driver.log = []
+        driver.owner = dpy  # type: ignore[attr-defined]
         try:
             yield driver
         finally:
@@ -115,3 +117,26 @@ def test_a_hold_polls_the_focus_only_while_a_poll_and_a_round_trip_are_left(guar
     keys.timing = KeyTiming(200, 2, True)
     keys.burst(["b"])
     assert len(polls) >= 5  # a long hold still watches the focus
+
+
+def test_a_focus_child_moved_out_of_fuse_gets_no_press(guarded_keys):
+    """The focus child's remembered place under Fuse's window is not trusted once it has
+    moved: the press is refused (and this policy, not waiting, says the focus is lost)."""
+    keys = guarded_keys
+    dpy = keys.owner
+    window = dpy.create_resource_object("window", keys.window_id)
+    child = window.create_window(0, 0, 1, 1, 0, X.CopyFromParent)
+    child.map()
+    child.set_input_focus(X.RevertToParent, X.CurrentTime)
+    dpy.sync()
+    keys.policy = FocusPolicy(take_back=False)
+    keys.burst(["a"])
+    assert keys.log == ["press a", "release a"]
+    child.reparent(dpy.screen().root, 300, 300)
+    child.map()
+    dpy.sync()
+    child.set_input_focus(X.RevertToParent, X.CurrentTime)
+    dpy.sync()
+    with pytest.raises(FocusLost):
+        keys.burst(["b"])
+    assert "press b" not in keys.log
