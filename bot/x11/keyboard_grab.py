@@ -14,7 +14,7 @@ Any client may select those events on Fuse's window; nothing is sent to Fuse.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from Xlib import X
@@ -25,14 +25,18 @@ GRABBED_MODES = (X.NotifyGrab, X.NotifyWhileGrabbed)
 
 
 @contextlib.contextmanager
-def server_grabbed(dpy: xdisplay.Display) -> Iterator[None]:
-    """No other client's request runs inside the block."""
+def server_grabbed(dpy: xdisplay.Display, sync: bool = True) -> Iterator[None]:
+    """No other client's request runs inside the block; afterwards a round trip (``sync``)
+    or only a flush: the requests are sent either way, in order."""
     dpy.grab_server()
     try:
         yield
     finally:
         dpy.ungrab_server()
-        dpy.sync()
+        if sync:
+            dpy.sync()
+        else:
+            dpy.flush()
 
 
 def grabbed_by_another(dpy: xdisplay.Display) -> bool:
@@ -58,10 +62,12 @@ def grabbed_by_another(dpy: xdisplay.Display) -> bool:
 
 class GrabWatch:
     """Follows, from the focus events of ``window`` on connection ``dpy``, whether
-    another client holds the keyboard; ``take`` is given every event read there."""
+    another client holds the keyboard; ``take`` is given every event read there, and
+    passes each on to ``listeners`` (other watches on the same connection)."""
 
     def __init__(self, dpy: xdisplay.Display, window: Any) -> None:
         self.dpy = dpy
+        self.listeners: list[Callable[[Any], None]] = []
         attributes = window.get_attributes()
         window.change_attributes(event_mask=attributes.your_event_mask | X.FocusChangeMask)
         with server_grabbed(dpy):
@@ -71,6 +77,8 @@ class GrabWatch:
     def take(self, event: Any) -> None:
         if event.type in (X.FocusIn, X.FocusOut):
             self.grabbed = event.mode in GRABBED_MODES
+        for listener in self.listeners:
+            listener(event)
 
     def drain(self) -> None:
         """Read the events already received."""

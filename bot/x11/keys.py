@@ -36,6 +36,7 @@ from bot.interrupts import critical
 from bot.x11.cover import CoverWatch
 from bot.x11.display import open_display
 from bot.x11.focus import FocusPolicy
+from bot.x11.focus_ancestry import FocusAncestry
 from bot.x11.keyboard_grab import GrabWatch, server_grabbed
 from bot.x11.window import is_within
 
@@ -73,9 +74,9 @@ DEFAULT_TIMING = KeyTiming()
 class KeyClock:
     """Wall seconds a key driver spent since it was made: keys held down (``held_s``, from
     a press sent to its release), every key up before a press (``up_s``, the gap), and
-    sending key events (``events_s``: each a cover and focus check under a server grab,
-    X round trips). A few ``perf_counter`` calls per key, read around each burst by
-    ``bot.play.time_spent``."""
+    sending key events (``events_s``: each a focus check under a server grab, and before
+    a press a cover check, fresh at a burst's first press: X round trips). A few
+    ``perf_counter`` calls per key, read around each burst by ``bot.play.time_spent``."""
 
     held_s: float = 0.0
     up_s: float = 0.0
@@ -118,8 +119,10 @@ class KeyDriver:
         self.clock = KeyClock()
 
     def _wait_until(self, when: float) -> None:
+        """Sleep to a millisecond before ``when``, then yield until it (a sleep may
+        overshoot by a millisecond or more on a busy machine)."""
         while (left := when - time.perf_counter()) > 0:
-            time.sleep(left if left > 0.002 else 0)
+            time.sleep(left - 0.001 if left > 0.002 else 0)
 
     def held(self) -> frozenset[str]:
         """The keys this driver holds down right now."""
@@ -132,7 +135,7 @@ class KeyDriver:
         """Press each key in turn (hold, release, gap); focus is checked before each event.
         After a long wait for the focus the keys not yet pressed are dropped."""
         try:
-            self.check_focus()
+            self._start_burst()
             for key in keys:
                 self.tap(key)
         except BurstCut:
@@ -156,7 +159,7 @@ class KeyDriver:
         """Hold ``key`` until ``done()`` says so or ``longest_ms`` has passed (a game that
         repeats a held key: the caller watches the screen in ``done``)."""
         try:
-            self.check_focus()
+            self._start_burst()
             self._wait_until(self._last_event + self.gap_before(key) / 1000)
             self._key_down(key)
             try:
@@ -216,7 +219,7 @@ class KeyDriver:
         (the Spectrum ROM ignores a repeated key sooner than about 100 ms)."""
         gap = self.timing.gap_ms if gap_ms is None else gap_ms
         try:
-            self.check_focus()
+            self._start_burst()
             self._wait_until(self._last_event + self.timing.gap_ms / 1000)
             self._key_down(modifier)
             try:
@@ -232,7 +235,7 @@ class KeyDriver:
         """Type ``text`` with the full gap before every key, rollover or not (a ROM's
         keyboard routine, unlike the practice game, may miss a key rolled onto)."""
         try:
-            self.check_focus()
+            self._start_burst()
             for ch in text:
                 self.tap("space" if ch == " " else ch.lower(), self.timing.gap_ms)
         except BurstCut:
@@ -257,6 +260,11 @@ class KeyDriver:
     def check_focus(self) -> None:
         """Return when keys may be sent (after waiting for the focus if need be)."""
         raise NotImplementedError
+
+    def _start_burst(self) -> None:
+        """Before a burst (or a chord, a held key, typed text): ``check_focus``, unless
+        the driver checks every press itself (``XTestKeys``)."""
+        self.check_focus()
 
     def regain_focus(self) -> float:
         """Called after a press was refused: wait for the focus (returns the seconds
@@ -290,6 +298,8 @@ def send_guarded(
     down: bool,
     deliver: Callable[[], None] | None = None,
     watch: GrabWatch | None = None,
+    ancestry: FocusAncestry | None = None,
+    sync: bool = True,
 ) -> bool:
     """One key event that only ``window_id`` can receive, on connection ``dpy``.
 
@@ -298,11 +308,24 @@ def send_guarded(
     whose events the focus check's round trip has just brought in), the event is sent
     (``deliver``, or an XTest event); otherwise a press is not sent (returns False) and a
     release is sent under a keyboard grab of our own where one can be had, so the window
-    that has the focus receives nothing (returns True).
+    that has the focus receives nothing (returns True). ``ancestry`` (whose events the
+    watch passes on) remembers which focus window lies inside ``window_id``. After the
+    server is let go, ``sync`` waits for a round trip; without it the requests are only
+    flushed (they are sent, and the server runs them in order, either way).
     """
     kind = X.KeyPress if down else X.KeyRelease
-    with critical(), server_grabbed(dpy):
-        if focus_within(dpy, window_id):
+    with critical(), server_grabbed(dpy, sync):
+        focus = focus_id(dpy)  # a round trip: every event sent before it is in
+        if watch is not None:
+            watch.drain()  # passes them on to the ancestry (its listener)
+        elif ancestry is not None:
+            while dpy.pending_events():
+                ancestry.take(dpy.next_event())
+        if ancestry is not None:
+            inside = ancestry.holds(focus)
+        else:
+            inside = focus is not None and (focus == window_id or is_within(dpy, focus, window_id))
+        if inside:
             if down and watch is not None and watch.held():
                 return False
             if deliver is None:
@@ -348,8 +371,15 @@ class XTestKeys(KeyDriver):
         self._window = self._dpy.create_resource_object("window", window_id)
         with critical():
             self._grab_watch = GrabWatch(self._dpy, self._window)
+        self._ancestry = FocusAncestry(self._dpy, window_id)
+        self._grab_watch.listeners.append(self._ancestry.take)
         self.policy = policy or FocusPolicy(take_back=take_focus)
         self.cover: CoverWatch | None = None  # set by the session: no press while covered
+        self._fresh_cover = True  # the next press asks the server whether Fuse is covered
+        self.round_trip_s = 0.001  # the slowest recent focus check (decays)
+        # a round trip after each event: a hold or gap is then timed from the moment the
+        # server ran the event, not from when it left (docs/benchmarks.md: "Key events")
+        self.sync_events = True
         self._closed = False
         self._codes: dict[str, int] = {}
 
@@ -374,8 +404,16 @@ class XTestKeys(KeyDriver):
         return [self._codes[key] for key in self.held() if key in self._codes]
 
     def focused(self) -> bool:
+        """Fuse (or its focus child) has the input focus: one round trip once the focus
+        window's place in the tree is known."""
+        started = time.perf_counter()
         with critical():
-            return focus_within(self._dpy, self.window_id)
+            focus = focus_id(self._dpy)
+            self._grab_watch.drain()  # the ancestry hears of changes before it answers
+            inside = self._ancestry.holds(focus)
+        took = time.perf_counter() - started
+        self.round_trip_s = max(took, self.round_trip_s * 0.9)
+        return inside
 
     def keyboard_grabbed(self) -> bool:
         """Another client holds an active keyboard grab now (no key is pressed meanwhile)."""
@@ -407,11 +445,14 @@ class XTestKeys(KeyDriver):
 
     def _hold_until(self, when: float, poll_s: float = 0.004) -> None:
         """Hold, but stop at once when another window takes the focus: the release is then
-        swallowed before X autorepeat could send the held key to that window."""
-        while (left := when - time.perf_counter()) > 0:
+        swallowed before X autorepeat (hundreds of ms away) could send the held key to
+        that window. The focus is polled while more than a poll and a round trip are
+        left; the rest is waited precisely (the release's own check guards it)."""
+        while when - time.perf_counter() > poll_s + self.round_trip_s:
             if not self.focused() or self._grab_watch.held():  # focused(): a round trip
                 return
-            time.sleep(min(left, poll_s))
+            time.sleep(max(0.0, min(poll_s, when - time.perf_counter() - 0.002)))
+        self._wait_until(when)
 
     def focus(self) -> None:
         """Give Fuse's top-level window the input focus (only the top level works)."""
@@ -426,12 +467,28 @@ class XTestKeys(KeyDriver):
         if (self.covered() or not self.focused()) and self.policy.regain(self) > self.cut_after_s:
             raise BurstCut()
 
+    def _start_burst(self) -> None:
+        """No check here: the first press checks the cover afresh and the focus under the
+        server grab, and a refused press waits (``regain_focus``) or cuts the burst, as
+        ``check_focus`` would have."""
+        self._fresh_cover = True
+
     def regain_focus(self) -> float:
+        self._fresh_cover = True
         return self.policy.regain(self)
+
+    def _cover_blocks(self) -> bool:
+        """Fuse is covered: asked afresh at a burst's first press (and after a wait), from
+        the cover watch's answer of at most ``every_s`` ago for the presses after it."""
+        if self.cover is None:
+            return False
+        fresh, self._fresh_cover = self._fresh_cover, False
+        with critical():
+            return self.cover.covered(fresh=fresh)
 
     def _send(self, key: str, down: bool) -> bool:
         code = self.keycode(key)
-        if down and self.covered():
+        if down and self._cover_blocks():
             return False
         return send_guarded(
             self._dpy,
@@ -440,6 +497,8 @@ class XTestKeys(KeyDriver):
             down,
             lambda: self._deliver(key, code, down),
             self._grab_watch,
+            self._ancestry,
+            self.sync_events,
         )
 
     def _deliver(self, key: str, code: int, down: bool) -> None:

@@ -17,7 +17,7 @@ PYAUTOGUI_NAMES = {"enter": "enter", "return": "enter", "space": "space", "delet
 
 
 class PyAutoGuiKeys(XTestKeys):
-    """Presses keys with pyautogui; focus is checked before every burst as with XTest."""
+    """Presses keys with pyautogui; focus is checked before every event as with XTest."""
 
     def __init__(
         self,

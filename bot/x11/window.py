@@ -9,6 +9,7 @@ from Xlib import X
 from Xlib import display as xdisplay
 from Xlib.error import XError
 from Xlib.ext import res
+from Xlib.protocol import request
 
 from bot.errors import DisplayError
 
@@ -199,20 +200,39 @@ def covering(dpy: xdisplay.Display, window, area: Region) -> list[Region]:
     ids = [w.id for w in stack]
     if top.id not in ids:
         return []
+    above = stack[ids.index(top.id) + 1 :]
+    # every window's question is sent before the first answer is read: one round trip
+    # for all of them (a window manager stacks a dozen unmapped windows over Fuse)
+    shown = [
+        w
+        for w, a in zip(above, _answers(dpy, request.GetWindowAttributes, above), strict=True)
+        if a is not None and a.map_state == X.IsViewable and a.win_class != X.InputOnly
+    ]
     over = []
-    for other in stack[ids.index(top.id) + 1 :]:
-        try:
-            attributes = other.get_attributes()
-            if attributes.map_state != X.IsViewable or attributes.win_class == X.InputOnly:
-                continue
-            g = other.get_geometry()
-        except XError:
+    for g in _answers(dpy, request.GetGeometry, shown):
+        if g is None:
             continue
         border = g.border_width
         region = Region(g.x, g.y, g.width + 2 * border, g.height + 2 * border)
         if region.intersects(area):
             over.append(region)
     return over
+
+
+def _answers(dpy: xdisplay.Display, kind, windows: list) -> list:
+    """``kind`` (a request taking a window or drawable) asked of every window in
+    ``windows`` at once; each answer, or None for a window that has gone meanwhile."""
+    field = "drawable" if kind is request.GetGeometry else "window"
+    asked = [kind(display=dpy.display, defer=True, **{field: w}) for w in windows]
+    answers = []
+    for question in asked:
+        try:
+            question.reply()
+        except XError:
+            answers.append(None)
+            continue
+        answers.append(question)
+    return answers
 
 
 def window_title(window) -> str:

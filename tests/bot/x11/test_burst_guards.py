@@ -1,0 +1,142 @@
+"""A burst makes no check of its own before its first press: that press asks whether
+Fuse is covered afresh (whatever the cover watch's last answer), a refused press waits
+or cuts the burst, and the presses after it use the watch's recent answer. A plain
+window on a private Xvfb stands for Fuse; the cover is a fake that says when asked."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from Xlib import X
+
+from bot.errors import FocusLost
+from bot.x11.display import XServer, open_display
+from bot.x11.focus import FocusPolicy
+from bot.x11.keys import KeyTiming, XTestKeys
+
+pytestmark = pytest.mark.xserver
+
+
+class StaleCover:
+    """Covered ``fresh_covers`` times when asked afresh; the cached answer says
+    uncovered (as a watch read before the cover came)."""
+
+    def __init__(self, fresh_covers: int, log: list[str]) -> None:
+        self.left = fresh_covers
+        self.log = log
+
+    def covered(self, fresh: bool = False) -> bool:
+        self.log.append("fresh" if fresh else "cached")
+        if fresh and self.left > 0:
+            self.left -= 1
+            return True
+        return False
+
+    def raise_fuse(self) -> bool:
+        return False
+
+
+class RecordedKeys(XTestKeys):
+    log: list[str]
+
+    def _deliver(self, key: str, code: int, down: bool) -> None:
+        self.log.append(("press " if down else "release ") + key)
+        super()._deliver(key, code, down)
+
+
+@pytest.fixture
+def guarded_keys() -> Iterator[RecordedKeys]:
+    with XServer.start() as server:
+        dpy = open_display(server.display)
+        window = dpy.screen().root.create_window(0, 0, 200, 200, 0, X.CopyFromParent)
+        window.map()
+        window.set_input_focus(X.RevertToParent, X.CurrentTime)
+        dpy.sync()
+        policy = FocusPolicy(take_back=False, wait=True, poll_s=0.005)
+        driver = RecordedKeys(server.display, window.id, KeyTiming(2, 2, True), policy=policy)
+        driver.log = []
+        driver.owner = dpy  # type: ignore[attr-defined]
+        try:
+            yield driver
+        finally:
+            driver.close()
+            dpy.close()
+
+
+def test_a_burst_pressed_while_covered_waits_before_its_first_press(guarded_keys):
+    keys = guarded_keys
+    told: list[str] = []
+    keys.policy.listeners.append(lambda event, data: told.append(event))
+    keys.cover = StaleCover(2, keys.log)  # type: ignore[assignment]
+    keys.cut_after_s = 60.0  # a busy machine: the wait must not cut the burst here
+    keys.burst(["a", "b"])
+    assert keys.log[0] == "fresh", "the first press trusted an old answer"
+    assert "covered" in told and "regained" in told
+    first_press = keys.log.index("press a")
+    # the press (covered), the policy (covered, then uncovered), the press again afresh
+    assert keys.log[:first_press] == ["fresh"] * 4
+    assert keys.log[first_press:] == ["press a", "release a", "cached", "press b", "release b"]
+
+
+def test_every_burst_asks_afresh_at_its_first_press(guarded_keys):
+    keys = guarded_keys
+    keys.cover = StaleCover(0, keys.log)  # type: ignore[assignment]
+    keys.burst(["a", "b"])
+    keys.burst(["a"])
+    covers = [entry for entry in keys.log if entry in ("fresh", "cached")]
+    assert covers == ["fresh", "cached", "fresh"]
+
+
+def test_a_long_wait_while_covered_cuts_the_burst_before_any_key(guarded_keys):
+    keys = guarded_keys
+    keys.cover = StaleCover(1, keys.log)  # type: ignore[assignment]
+    keys.cut_after_s = 0.0
+    keys.burst(["a", "b"])
+    assert not [entry for entry in keys.log if entry.startswith("press")]
+    keys.burst(["a"])
+    assert "press a" in keys.log  # the next burst goes on
+
+
+def test_a_hold_polls_the_focus_only_while_a_poll_and_a_round_trip_are_left(guarded_keys):
+    keys = guarded_keys
+    polls: list[float] = []
+    focused = keys.focused
+
+    def counted() -> bool:
+        polls.append(keys.round_trip_s)
+        return focused()
+
+    keys.focused = counted  # type: ignore[method-assign]
+    keys.round_trip_s = 0.5  # longer than the whole hold: no poll fits
+    keys.timing = KeyTiming(30, 2, True)
+    keys.burst(["a"])
+    assert polls == []
+    assert keys.log == ["press a", "release a"]
+    keys.round_trip_s = 0.001
+    keys.timing = KeyTiming(200, 2, True)
+    keys.burst(["b"])
+    assert len(polls) >= 5  # a long hold still watches the focus
+
+
+def test_a_focus_child_moved_out_of_fuse_gets_no_press(guarded_keys):
+    """The focus child's remembered place under Fuse's window is not trusted once it has
+    moved: the press is refused (and this policy, not waiting, says the focus is lost)."""
+    keys = guarded_keys
+    dpy = keys.owner
+    window = dpy.create_resource_object("window", keys.window_id)
+    child = window.create_window(0, 0, 1, 1, 0, X.CopyFromParent)
+    child.map()
+    child.set_input_focus(X.RevertToParent, X.CurrentTime)
+    dpy.sync()
+    keys.policy = FocusPolicy(take_back=False)
+    keys.burst(["a"])
+    assert keys.log == ["press a", "release a"]
+    child.reparent(dpy.screen().root, 300, 300)
+    child.map()
+    dpy.sync()
+    child.set_input_focus(X.RevertToParent, X.CurrentTime)
+    dpy.sync()
+    with pytest.raises(FocusLost):
+        keys.burst(["b"])
+    assert "press b" not in keys.log
