@@ -5,7 +5,7 @@ that, and repeat a held key after a delay. The probe finds out on a level of the
 
 1. **hold**: presses of one key, hold = gap, on a ladder of frame counts from short to
    long, until six bursts of presses (three each way) all move exactly once per press;
-   the bot then holds a sixth of that rung (at least 5 ms) longer (``margin``);
+   the bot then holds a sixth of that rung (at least 10 ms) longer (``margin``);
 2. **gap**: with that hold, the shortest gap (up to the hold) that still passes, plus
    the margin;
 3. **rollover**: alternating keys with no gap at all (right, down, right, down, and
@@ -41,14 +41,16 @@ LADDER = (1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 6.0, 8.0, 10.0, 12
 PRESSES = 3  # presses of one key in a burst
 BURSTS = 6  # bursts a rung must pass, three in each direction (18 presses)
 HOLD_FRAMES = 50  # how long a key is held to see whether it repeats
-# Played on top of the shortest rung that passed: a rung just short of what the game
+# Played on top of the shortest rung that passed. A rung just short of what the game
 # needs loses a press in every (need - rung) / need, so six bursts of three presses pass
-# it by chance only while that is under about a sixth (5 %); X events also reach Fuse's
-# frames with a few ms of jitter (presses lost in play lengthen the timing,
-# ``bot.play.timing``). At 100 % a game read every frame that passes the 1.5-frame rung is
-# played 35 ms, what benchmarks/keys.py measured safe with a fixed timing.
+# it by chance only while that is under about a sixth (5 %). And Fuse runs its frames in
+# 10 ms chunks of wall time, so a frame's look at the keys may come up to 10 ms late
+# (FUSE-FACTS.md: at 100 % a 30 ms hold loses 1 press in 40, 35 ms none; at 200 % 15 ms
+# loses up to 1 in 10, 20 ms none); presses lost in play lengthen the timing
+# (``bot.play.timing``). At 100 % the 1.25-frame rung plays 35 ms, at 200 % the 1-frame
+# rung 20 ms.
 MARGIN = 1 / 6  # of the rung, and at least MARGIN_MS
-MARGIN_MS = 5.0
+MARGIN_MS = 10.0
 PHASES = ("hold", "gap", "rollover", "repeat")
 
 
@@ -230,7 +232,7 @@ class KeyProbe:
         self._last_dir: str | None = None
 
     def margin(self, rung: float) -> float:
-        """Frames played on top of ``rung``, which passed (a sixth of it, at least 5 ms)."""
+        """Frames played on top of ``rung``, which passed (a sixth of it, at least 10 ms)."""
         return round(max(rung * MARGIN, MARGIN_MS / self.io.frame_ms), 2)
 
     # -- running --------------------------------------------------------------------------
