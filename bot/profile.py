@@ -70,6 +70,18 @@ class Keys:
     act: str
     reset: str
     wrap: bool
+    # a second key the game takes for a direction (``up`` -> key), chosen by the start
+    # sequence: the same move twice then needs no gap, one key going up as the other
+    # goes down (with rollover)
+    alternates: dict[str, str] = field(default_factory=dict)
+
+    def other(self, key: str) -> str | None:
+        """The other key for the same move as ``key`` (None when it has none)."""
+        for direction, alternate in self.alternates.items():
+            main = getattr(self, direction)
+            if key in (main, alternate):
+                return alternate if key == main else main
+        return None
 
 
 @dataclass(frozen=True)
@@ -334,6 +346,20 @@ def _flag(value: Any, name: str) -> bool:
     return value
 
 
+def _alternates(value: Any) -> dict[str, str]:
+    """``keys.alternates``: directions (up, down, left, right) to a second key each."""
+    if not isinstance(value, dict):
+        raise ValueError(f'keys.alternates must be a table such as {{ up = "7" }}, not {value!r}')
+    for direction, key in value.items():
+        if direction not in ("up", "down", "left", "right"):
+            raise ValueError(
+                f"keys.alternates.{direction}: not a direction (up, down, left, right)"
+            )
+        if not isinstance(key, str) or not key:
+            raise ValueError(f"keys.alternates.{direction} must be a key name, not {key!r}")
+    return {str(direction): str(key) for direction, key in value.items()}
+
+
 def _frames(value: Any, name: str) -> float | None:
     if value is None:
         return None
@@ -395,6 +421,7 @@ def _build(data: dict[str, Any], path: Path) -> Profile:
         k["act"],
         k["reset"],
         _flag(k["wrap"], "keys.wrap"),
+        _alternates(k.get("alternates", {})),
     )
     t = data["timing"]
     timing = Timing(

@@ -40,11 +40,20 @@ class LevelReport:
     held_moves: int = 0  # straight moves made by holding one key (a repeating game)
 
 
-def move_keys(keys: Keys, start: Cell, goal: Cell, rows: int, cols: int) -> list[str]:
+def move_keys(
+    keys: Keys, start: Cell, goal: Cell, rows: int, cols: int, alternate: bool = False
+) -> list[str]:
     """The profile's key presses that take the cursor from ``start`` to ``goal``, the two
-    directions in turn (see ``solvers.cursor.alternating``)."""
-    steps = alternating(moves(start, goal, keys.wrap, (rows, cols)))
-    return [getattr(keys, step) for step in steps]
+    directions in turn (see ``solvers.cursor.alternating``); with ``alternate``, the same
+    move twice in a row takes the direction's other key (``keys.alternates``) the second
+    time, so that no key is pressed twice in a row where the profile has one."""
+    pressed: list[str] = []
+    for step in alternating(moves(start, goal, keys.wrap, (rows, cols))):
+        key = getattr(keys, step)
+        if alternate and pressed and pressed[-1] == key:
+            key = keys.other(key) or key
+        pressed.append(key)
+    return pressed
 
 
 class Player:
@@ -185,15 +194,26 @@ class Player:
         held down (a repeating game), which then wait for the stone to show first."""
         if not self.env.key_timing.rollover:
             return None
-        keys = move_keys(self.keys, cell, following, self.board_grid.rows, self.board_grid.cols)
+        keys = self.move_keys(cell, following)
         return keys if self.hold_frames(keys) is None else None
+
+    def move_keys(self, start: Cell, goal: Cell) -> list[str]:
+        """The keys from ``start`` to ``goal``: one key held down where a repeating game
+        moves on by itself (``hold_frames``), else taps, the same move twice in a row
+        with the direction's two keys in turn (in a game that sees each key's own press,
+        the second then goes down as the first goes up, without a gap)."""
+        grid = self.board_grid
+        keys = move_keys(self.keys, start, goal, grid.rows, grid.cols)
+        if self.hold_frames(keys) is not None or not self.env.key_timing.rollover:
+            return keys
+        return move_keys(self.keys, start, goal, grid.rows, grid.cols, alternate=True)
 
     def move_to(self, cell: Cell, cursor: Cell, report: LevelReport) -> Cell:
         """Move the cursor to ``cell`` and confirm it; returns the confirmed cursor."""
         for _ in range(self.max_corrections):
             if cursor == cell:
                 return cursor
-            keys = move_keys(self.keys, cursor, cell, self.board_grid.rows, self.board_grid.cols)
+            keys = self.move_keys(cursor, cell)
             held = self.hold_frames(keys)
             result = self.step(keys, lambda o: o.cursor == cell, self.settle + 4, held)
             report.keys_sent += 1 if held is not None else len(keys)

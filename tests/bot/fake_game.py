@@ -115,6 +115,8 @@ class FakeGame:
 
     def apply(self, name: str) -> None:
         k = self.profile.keys
+        if name in k.alternates.values():  # the cursor-keys controls' second keys
+            name = k.other(name) or name
         r, c = self.cursor
         self.presses += 1
         if self.done:

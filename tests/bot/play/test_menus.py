@@ -19,7 +19,7 @@ def steps_for(code=None, level=None, name="ANN"):
 
 def test_sequence_without_a_code_skips_the_code_steps():
     keys = flat_keys(steps_for(name="ANN 2"))
-    assert keys == ["space", "2", "5", "enter", "7", "a", "n", "n", "space", "2", "enter"]
+    assert keys == ["space", "4", "5", "enter", "7", "a", "n", "n", "space", "2", "enter"]
 
 
 def test_sequence_with_a_code_types_it_before_the_name_and_checks_the_level():

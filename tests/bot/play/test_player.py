@@ -63,6 +63,16 @@ def test_move_keys_without_and_with_wrap():
     assert move_keys(wrapping, (1, 1), (6, 10), 6, 10) == ["q", "o"]
 
 
+def test_the_same_move_twice_takes_the_directions_two_keys_in_turn():
+    keys = PROFILE.keys
+    assert keys.other("p") == "8" and keys.other("8") == "p" and keys.other("space") is None
+    assert move_keys(keys, (1, 1), (2, 5), 6, 10) == ["p", "a", "p", "p", "p"]
+    assert move_keys(keys, (1, 1), (2, 5), 6, 10, alternate=True) == ["p", "a", "p", "8", "p"]
+    assert move_keys(keys, (6, 1), (1, 1), 6, 10, alternate=True) == ["q", "7", "q", "7", "q"]
+    plain = load_profile("practice", ["keys.alternates={}"]).keys
+    assert move_keys(plain, (1, 1), (1, 4), 6, 10, alternate=True) == ["p", "p", "p"]
+
+
 @pytest.mark.parametrize("rollover", [False, True], ids=["taps", "rollover"])
 @pytest.mark.parametrize("target", [LEVEL_1, LEVEL_2])
 def test_clean_play_uses_exactly_the_planned_presses(target, rollover):
@@ -150,6 +160,9 @@ def test_with_rollover_each_stone_and_the_move_after_it_are_one_burst(rollover):
     assert all(burst[0] == "space" for burst in acts), "the act goes first in its burst"
     if rollover:
         assert len(env.bursts) == stones + 1, "the first move, then one burst per stone"
+        assert all(a != b for burst in env.bursts for a, b in zip(burst, burst[1:])), (
+            "the same move twice takes the direction's other key"
+        )
         assert all(len(burst) > 1 for burst in acts[:-1]), "the moves go with the act"
     else:
         assert len(env.bursts) == 2 * stones, "a move and an act per stone"
