@@ -2,6 +2,8 @@
 virtual time (the ``clock`` fixture), where how long a key stays down cannot depend on
 how busy the machine is."""
 
+from itertools import pairwise
+
 import pytest
 
 from bot.play import env as env_module
@@ -160,7 +162,7 @@ def test_with_rollover_each_stone_and_the_move_after_it_are_one_burst(rollover):
     assert all(burst[0] == "space" for burst in acts), "the act goes first in its burst"
     if rollover:
         assert len(env.bursts) == stones + 1, "the first move, then one burst per stone"
-        assert all(a != b for burst in env.bursts for a, b in zip(burst, burst[1:])), (
+        assert all(a != b for burst in env.bursts for a, b in pairwise(burst)), (
             "the same move twice takes the direction's other key"
         )
         assert all(len(burst) > 1 for burst in acts[:-1]), "the moves go with the act"
