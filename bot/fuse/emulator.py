@@ -213,22 +213,25 @@ class Fuse:
         if it hangs, which ``killed`` records (and a warning says)."""
         if not self._stopped:
             self._stopped = True
-            if self.alive():
-                self._ask_to_quit()
-                try:
-                    self.process.wait(timeout)
-                except subprocess.TimeoutExpired:
-                    self.killed = True
-                    how = "the close message" if self.config.build == "gtk" else "SIGTERM"
-                    log.warning(
-                        "Fuse (pid %d) did not quit within %.0f s of %s, so it was killed "
-                        "(SIGKILL): its movie and RZX recording may be cut short",
-                        self.pid,
-                        timeout,
-                        how,
-                    )
-                    _kill(self.process)
-            shutil.rmtree(self.home, ignore_errors=True)
+            try:
+                if self.alive():
+                    self._ask_to_quit()
+                    try:
+                        self.process.wait(timeout)
+                    except subprocess.TimeoutExpired:
+                        self.killed = True
+                        how = "the close message" if self.config.build == "gtk" else "SIGTERM"
+                        log.warning(
+                            "Fuse (pid %d) did not quit within %.0f s of %s, so it was killed "
+                            "(SIGKILL): its movie and RZX recording may be cut short",
+                            self.pid,
+                            timeout,
+                            how,
+                        )
+                        _kill(self.process)
+            finally:  # also when an interrupt cuts the wait short: no Fuse, no home left
+                _kill(self.process)
+                shutil.rmtree(self.home, ignore_errors=True)
         return self.process.returncode
 
     def _ask_to_quit(self) -> None:
