@@ -90,6 +90,9 @@ class Timing:
     gap_ms: dict[int, float]
     settle_frames: int
     rollover: bool = False  # a different key may go down as soon as the last is up
+    # the game queues every press and takes them in order, also while it draws a stone:
+    # a stone's act and the moves after it may go in one burst (bot.play.player)
+    queued: bool = False
     probe: bool = False  # measure the timing at the start of a run (bot.play.key_probe)
     repeat_delay_frames: float | None = None  # a held key moves again after this (probed)
     repeat_every_frames: float | None = None  # and then every this many frames
@@ -429,6 +432,7 @@ def _build(data: dict[str, Any], path: Path) -> Profile:
         gap_ms={int(s): float(v) for s, v in t["gap_ms"].items()},
         settle_frames=int(t["settle_frames"]),
         rollover=_flag(t.get("rollover", False), "timing.rollover"),
+        queued=_flag(t.get("queued", False), "timing.queued"),
         probe=_flag(t.get("probe", False), "timing.probe"),
         repeat_delay_frames=_frames(t.get("repeat_delay_frames"), "timing.repeat_delay_frames"),
         repeat_every_frames=_frames(t.get("repeat_every_frames"), "timing.repeat_every_frames"),

@@ -189,10 +189,11 @@ class Player:
     def onward(self, cell: Cell, following: Cell) -> list[str] | None:
         """The moves from ``cell`` to the plan's ``following`` cell, to press right after
         acting on ``cell`` in one burst and check with one look (the board with the new
-        stone, the cursor at ``following``): in a game that sees each key's own press
-        (rollover), which keeps them in order. None for a game that may not, or a move
-        held down (a repeating game), which then wait for the stone to show first."""
-        if not self.env.key_timing.rollover:
+        stone, the cursor at ``following``): in a game that queues its keys in order
+        (``timing.queued``) and sees each key's own press (rollover). None for a game
+        that may not, or a move held down (a repeating game), which then wait for the
+        stone to show first."""
+        if not (self.profile.timing.queued and self.env.key_timing.rollover):
             return None
         keys = self.move_keys(cell, following)
         return keys if self.hold_frames(keys) is None else None

@@ -170,3 +170,16 @@ def test_with_rollover_each_stone_and_the_move_after_it_are_one_burst(rollover):
         assert len(env.bursts) == 2 * stones, "a move and an act per stone"
         assert all(burst == ("space",) for burst in acts)
     assert sum(len(burst) for burst in env.bursts) == report.keys_sent == game.presses
+
+
+def test_a_game_not_known_to_queue_its_keys_gets_each_act_on_its_own():
+    """Rollover alone (what the probe finds out) does not say that the game keeps a
+    press made while it draws a stone: without ``timing.queued`` the act goes alone."""
+    profile = load_profile("practice", ["timing.queued=false"])
+    game = FakeGame(profile, LEVEL_2)
+    game.keys.timing = KeyTiming(0, 0, True)
+    env = CountingEnv(game, poll_s=0.0)
+    report = Player(env, profile, settle_frames=2).play_level()
+    assert report.end_board == LEVEL_2 and not report.corrections
+    assert len(env.bursts) == 2 * len(report.plan)
+    assert all(burst == ("space",) for burst in env.bursts if "space" in burst)
