@@ -35,9 +35,13 @@ from bot.profile import Keys
 from bot.x11.keys import KeyTiming
 from solvers.board import Cell
 
-# frames held (and up): quarter frames near one frame, where a game read every frame
-# passes, so that the rung found and its margin come close to what the game needs
-LADDER = (1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0)
+# frames held (and up): a quarter frame past one frame, where a game read every frame
+# passes once Fuse's lateness is covered (the margin then costs a quarter frame less at
+# 100 %); half a frame or more further on, so that a rung short of a game's need loses a
+# press often enough to fail: a 3.5-frame rung passes a game read every 4 frames about
+# one time in ten (18 presses, 1 in 8 lost), and a run on that build with such rungs
+# in the ladder lost 7 % of its presses in play
+LADDER = (1.0, 1.25, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0)
 PRESSES = 3  # presses of one key in a burst
 BURSTS = 6  # bursts a rung must pass, three in each direction (18 presses)
 HOLD_FRAMES = 50  # how long a key is held to see whether it repeats
