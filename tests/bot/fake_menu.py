@@ -22,10 +22,12 @@ class MenuObs:
             "code_prompt": self.state == "code",
             "name_prompt": self.state == "name",
             "level": self.state == "level",
+            "cursor_keys_chosen": self.state in ("menu", "code", "name") and self.control == 4,
         }.get(name, False)
 
     typed: str = ""
     places: int = 0
+    control: int = 2  # the controls chosen with 1-4 (2: the keyboard, as the game starts)
 
     def field(self, name: str) -> str:
         if name == "menu_input":
@@ -47,6 +49,7 @@ class FakeMenu:
     seed: int = 0
     state: str = "title"
     start_level: int = 1
+    control: int = 2
     typed: str = ""
     name: str = ""
     presses: int = 0
@@ -68,6 +71,8 @@ class FakeMenu:
         ch = " " if key == "space" else key.upper()
         if self.state == "title" and key == "space":
             self.state = "menu"
+        elif self.state == "menu" and key in ("1", "2", "3", "4"):
+            self.control = int(key)
         elif self.state == "menu" and key == "6":
             self.state, self.typed = "code", ""
         elif self.state == "menu" and key == "7":
@@ -89,10 +94,10 @@ class FakeMenu:
     # -- the environment interface --------------------------------------------------------
     def observe(self) -> MenuObs:
         if self.state == "code":
-            return MenuObs(self.state, self.start_level, self.typed, 5)
+            return MenuObs(self.state, self.start_level, self.typed, 5, self.control)
         if self.state == "name":
-            return MenuObs(self.state, self.start_level, self.name, 10)
-        return MenuObs(self.state, self.start_level)
+            return MenuObs(self.state, self.start_level, self.name, 10, self.control)
+        return MenuObs(self.state, self.start_level, control=self.control)
 
     def step(self, keys, expect=None, timeout_frames=6) -> Result:
         for key in keys:

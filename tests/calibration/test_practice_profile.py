@@ -17,8 +17,12 @@ def test_panel_fields_are_where_the_game_draws_them():
 
 def test_screen_marks_are_texts_the_game_draws_there():
     drawn = [t for texts in LAYOUT.screens.values() for t in texts] + list(LAYOUT.messages.values())
+    # the menu marks the controls chosen with a "*" beside options 1 to 4
+    marker = LAYOUT.fields["menu_marker"]
+    chosen = {(marker.row + option, marker.col, "*") for option in range(4)}
     for name, spot in PROFILE.screens.marks.items():
-        assert any((t.row, t.col, t.text) == (spot.row, spot.col, spot.text) for t in drawn), (
+        where = (spot.row, spot.col, spot.text)
+        assert where in chosen or any((t.row, t.col, t.text) == where for t in drawn), (
             f"{name}: {spot.text!r} is not drawn at column {spot.col}, row {spot.row}"
         )
     for name, spot in PROFILE.screens.fields.items():
