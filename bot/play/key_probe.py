@@ -38,9 +38,9 @@ from solvers.board import Cell
 # frames held (and up): a quarter frame past one frame, where a game read every frame
 # passes once Fuse's lateness is covered (the margin then costs a quarter frame less at
 # 100 %); half a frame or more further on, so that a rung short of a game's need loses a
-# press often enough to fail: a 3.5-frame rung passes a game read every 4 frames about
-# one time in ten (18 presses, 1 in 8 lost), and a run on that build with such rungs
-# in the ladder lost 7 % of its presses in play
+# press often enough to fail: a 3.5-frame rung would pass a game read every 4 frames
+# about one time in ten (18 presses, 1 in 8 lost), and its margin at 100 % (a sixth)
+# would not make up the half frame
 LADDER = (1.0, 1.25, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0)
 PRESSES = 3  # presses of one key in a burst
 BURSTS = 6  # bursts a rung must pass, three in each direction (18 presses)
