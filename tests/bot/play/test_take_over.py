@@ -65,7 +65,7 @@ class AttachedGame(FakeMenu):
 
     def observe(self) -> Obs:
         o = super().observe()
-        return Obs(o.state, o.start_level, o.typed, o.places)
+        return Obs(o.state, o.start_level, o.typed, o.places, o.control)
 
     def step(self, keys, expect=None, timeout_frames=6) -> Result:
         for key in keys:
