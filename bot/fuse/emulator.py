@@ -228,8 +228,7 @@ class Fuse:
                             timeout,
                             how,
                         )
-                        _kill(self.process)
-            finally:  # also when an interrupt cuts the wait short: no Fuse, no home left
+            finally:  # SIGKILL after the timeout, and when an interrupt cuts the wait short
                 _kill(self.process)
                 shutil.rmtree(self.home, ignore_errors=True)
         return self.process.returncode

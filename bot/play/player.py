@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 
 from bot.errors import LevelFailed, LevelGone, Unreadable
 from bot.play.env import EnvWrapper, Expectation, LogoEnv, Observation, StepResult
@@ -47,13 +48,19 @@ def move_keys(
     directions in turn (see ``solvers.cursor.alternating``); with ``alternate``, the same
     move twice in a row takes the direction's other key (``keys.alternates``) the second
     time, so that no key is pressed twice in a row where the profile has one."""
-    pressed: list[str] = []
-    for step in alternating(moves(start, goal, keys.wrap, (rows, cols))):
-        key = getattr(keys, step)
-        if alternate and pressed and pressed[-1] == key:
-            key = keys.other(key) or key
-        pressed.append(key)
-    return pressed
+    pressed = [
+        getattr(keys, step) for step in alternating(moves(start, goal, keys.wrap, (rows, cols)))
+    ]
+    return alternated(keys, pressed) if alternate else pressed
+
+
+def alternated(keys: Keys, pressed: list[str]) -> list[str]:
+    """``pressed`` with each key that repeats the one before it swapped for the
+    direction's other key (``keys.alternates``), where it has one."""
+    out: list[str] = []
+    for key in pressed:
+        out.append(keys.other(key) or key if out and out[-1] == key else key)
+    return out
 
 
 class Player:
@@ -195,27 +202,27 @@ class Player:
         stone to show first."""
         if not (self.profile.timing.queued and self.env.key_timing.rollover):
             return None
-        keys = self.move_keys(cell, following)
-        return keys if self.hold_frames(keys) is None else None
+        keys, held = self.move_keys(cell, following)
+        return keys if held is None else None
 
-    def move_keys(self, start: Cell, goal: Cell) -> list[str]:
-        """The keys from ``start`` to ``goal``: one key held down where a repeating game
-        moves on by itself (``hold_frames``), else taps, the same move twice in a row
-        with the direction's two keys in turn (in a game that sees each key's own press,
-        the second then goes down as the first goes up, without a gap)."""
+    def move_keys(self, start: Cell, goal: Cell) -> tuple[list[str], float | None]:
+        """The keys from ``start`` to ``goal`` and ``hold_frames`` for them: one key held
+        down where a repeating game moves on by itself, else taps, the same move twice in
+        a row with the direction's two keys in turn (in a game that sees each key's own
+        press, the second then goes down as the first goes up, without a gap)."""
         grid = self.board_grid
         keys = move_keys(self.keys, start, goal, grid.rows, grid.cols)
-        if self.hold_frames(keys) is not None or not self.env.key_timing.rollover:
-            return keys
-        return move_keys(self.keys, start, goal, grid.rows, grid.cols, alternate=True)
+        held = self.hold_frames(keys)
+        if held is None and self.env.key_timing.rollover:
+            keys = alternated(self.keys, keys)
+        return keys, held
 
     def move_to(self, cell: Cell, cursor: Cell, report: LevelReport) -> Cell:
         """Move the cursor to ``cell`` and confirm it; returns the confirmed cursor."""
         for _ in range(self.max_corrections):
             if cursor == cell:
                 return cursor
-            keys = self.move_keys(cursor, cell)
-            held = self.hold_frames(keys)
+            keys, held = self.move_keys(cursor, cell)
             result = self.step(keys, lambda o: o.cursor == cell, self.settle + 4, held)
             report.keys_sent += 1 if held is not None else len(keys)
             if held is not None:
@@ -273,45 +280,34 @@ class Player:
             cursor = self.move_to(cell, cursor, report)
             want = states[done + 1]
             last = done + 1 == len(plan)
-            onward = None if last else self.onward(cell, plan[done + 1])
-            if onward is not None:  # act, and go on to the next cell in the same burst
-                result = self.step(
-                    [self.keys.act, *onward],
-                    lambda o, w=want, c=plan[done + 1]: o.board == w and o.cursor == c,
-                    self.settle + 4,
-                )
-                report.keys_sent += 1 + len(onward)
-                if result.met:
-                    done += 1
+            following = None if last else plan[done + 1]
+            onward = None if following is None else self.onward(cell, following)
+            if onward is None:
+                keys, expect = [self.keys.act], lambda o, w=want, end=last: _placed(o, w, end)
+            else:  # act, and go on to the next cell in the same burst, checked with one look
+                keys = [self.keys.act, *onward]
+                expect = partial(_placed_and_moved, want=want, cursor=following)
+            result = self.step(keys, expect, self.settle + 4)
+            report.keys_sent += len(keys)
+            if result.met:
+                done += 1
+                if onward is not None:
                     cursor = plan[done]
-                    continue
-                seen = self.read("board")
-                if seen == want:  # placed; the cursor is checked and mended by move_to
-                    done += 1
+                elif last:
+                    report.end_board = _board_or(result.obs, want)
+                continue
+            if last and not self.env.observe().level_shown:
+                done += 1  # solved; the game moved on before the board was seen
+                continue
+            seen = self.read("board")
+            if seen == want:
+                done += 1
+                if onward is not None:  # placed; the cursor is checked, move_to mends it
                     cursor = self.read("cursor")
                     if cursor != plan[done]:
                         report.corrections["cursor"] += 1
                         self.env.note("correction", kind="cursor", want=plan[done], seen=cursor)
-                    continue
-            else:
-                result = self.step(
-                    [self.keys.act],
-                    lambda o, w=want, end=last: _placed(o, w, end),
-                    self.settle + 4,
-                )
-                report.keys_sent += 1
-                if result.met:
-                    done += 1
-                    if last:
-                        report.end_board = _board_or(result.obs, want)
-                    continue
-                if last and not self.env.observe().level_shown:
-                    done += 1  # solved; the game moved on before the board was seen
-                    continue
-                seen = self.read("board")
-                if seen == want:
-                    done += 1
-                    continue
+                continue
             corrections += 1
             if seen == states[done]:
                 report.corrections["lost_action"] += 1
@@ -374,6 +370,10 @@ def _placed(obs: Observation, want: Board, last: bool) -> bool:
     if obs.board == want:
         return True
     return last and not obs.level_shown
+
+
+def _placed_and_moved(obs: Observation, want: Board, cursor: Cell) -> bool:
+    return obs.board == want and obs.cursor == cursor
 
 
 def _board_or(obs: Observation, fallback: Board) -> Board:
