@@ -93,6 +93,9 @@ class Timing:
     # the game queues every press and takes them in order, also while it draws a stone:
     # a stone's act and the moves after it may go in one burst (bot.play.player)
     queued: bool = False
+    # in play each key is held down until the screen shows what it did, then let go, the
+    # next key going down at once: as long as the game takes to see it, and no longer
+    until_seen: bool = False
     probe: bool = False  # measure the timing at the start of a run (bot.play.key_probe)
     repeat_delay_frames: float | None = None  # a held key moves again after this (probed)
     repeat_every_frames: float | None = None  # and then every this many frames
@@ -433,6 +436,7 @@ def _build(data: dict[str, Any], path: Path) -> Profile:
         settle_frames=int(t["settle_frames"]),
         rollover=_flag(t.get("rollover", False), "timing.rollover"),
         queued=_flag(t.get("queued", False), "timing.queued"),
+        until_seen=_flag(t.get("until_seen", False), "timing.until_seen"),
         probe=_flag(t.get("probe", False), "timing.probe"),
         repeat_delay_frames=_frames(t.get("repeat_delay_frames"), "timing.repeat_delay_frames"),
         repeat_every_frames=_frames(t.get("repeat_every_frames"), "timing.repeat_every_frames"),

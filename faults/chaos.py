@@ -119,6 +119,17 @@ class ChaosEnv(EnvWrapper):
     def step(
         self, keys: Sequence[str], expect: Expectation | None = None, timeout_frames: float = 6
     ) -> StepResult:
+        stalled = self.fire_due()
+        return stalled or self.env.step(keys, expect, timeout_frames)
+
+    def step_seen(
+        self, keys: Sequence[str], expects: Sequence[Expectation], longest_frames: float
+    ) -> StepResult:
+        stalled = self.fire_due()
+        return stalled or self.env.step_seen(keys, expects, longest_frames)
+
+    def fire_due(self) -> StepResult | None:
+        """Count a step and fire the faults due at it; a timeout's stall comes back."""
         self.steps += 1
         while self.due and self.due[0][0] <= self.steps:
             _, kind = self.due.pop(0)
@@ -126,7 +137,7 @@ class ChaosEnv(EnvWrapper):
             stalled = self.fire(kind)
             if stalled is not None:
                 return stalled
-        return self.env.step(keys, expect, timeout_frames)
+        return None
 
     # -- the faults ---------------------------------------------------------------------------
     def fire(self, kind: str) -> StepResult | None:

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot.x11.keys import BurstCut, KeyDriver
+from bot.x11.keys import BurstCut, KeyDriver, Taps
 
 
 @dataclass(frozen=True)
@@ -84,6 +84,38 @@ class FaultyKeys(KeyDriver):
 
     def hold_down(self, key: str, done: Callable[[], bool], longest_ms: float) -> None:
         self.inner.hold_down(key, done, longest_ms)
+
+    def taps_until(
+        self,
+        keys: Sequence[str],
+        seen: Callable[[int], bool],
+        longest_ms: float,
+        poll_s: float = 0.001,
+    ) -> Taps:
+        """Each key as ``tap`` would fault it: a dropped press is not sent and is never
+        seen (the burst ends after ``longest_ms``), a doubled one is tapped again once
+        it was seen."""
+        taps = Taps()
+        f = self.faults
+        for i, key in enumerate(keys):
+            if f.latency_ms:
+                self.counts["delayed"] += 1
+                time.sleep(self.rng.uniform(0, f.latency_ms) / 1000)
+            roll = self.rng.random()
+            taps.pressed += 1
+            if roll < f.drop:
+                self.counts["dropped"] += 1
+                time.sleep(longest_ms / 1000)
+                return taps
+            one = self.inner.taps_until([key], lambda _, i=i: seen(i), longest_ms, poll_s)
+            if not one.seen:
+                taps.pressed -= 1 - one.pressed
+                return taps
+            taps.seen += 1
+            if roll < f.drop + f.double:
+                self.counts["doubled"] += 1
+                self.inner.tap(key)
+        return taps
 
     def release_all(self) -> None:
         self.inner.release_all()

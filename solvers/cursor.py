@@ -53,6 +53,26 @@ def moves(a: Cell, b: Cell, wrap: bool = False, size: tuple[int, int] = GAME_SIZ
     )
 
 
+STEPS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+
+
+def walk(
+    start: Cell, steps: Iterable[str], wrap: bool = False, size: tuple[int, int] = GAME_SIZE
+) -> list[Cell]:
+    """The cell the cursor is on after each of ``steps`` from ``start`` (a step past an
+    edge wraps round with ``wrap``, else the cursor stays)."""
+    rows, cols = size
+    (r, c), cells = start, []
+    for step in steps:
+        dr, dc = STEPS[step]
+        if wrap:
+            r, c = (r - 1 + dr) % rows + 1, (c - 1 + dc) % cols + 1
+        else:
+            r, c = min(max(r + dr, 1), rows), min(max(c + dc, 1), cols)
+        cells.append((r, c))
+    return cells
+
+
 def alternating(steps: list[str]) -> list[str]:
     """The same steps with the two axes taken in turn, the longer axis first, so that a
     step follows one of its own kind as rarely as possible (a game with key rollover

@@ -218,6 +218,31 @@ class LogoEnv:
             obs, met = self.wait_for(expect, timeout_frames)
         return StepResult(obs, met, tuple(keys), started, time.monotonic())
 
+    def step_seen(
+        self, keys: Sequence[str], expects: Sequence[Expectation], longest_frames: float
+    ) -> StepResult:
+        """Press ``keys`` one after another, each held down until the screen shows
+        ``expects[i]`` (then let go, the next key going down at once), or ``longest_frames``
+        pass: that key is let go and the rest are not pressed. ``met`` when every key was
+        seen; ``keys`` are the keys pressed; the observation is the last look."""
+        started = time.monotonic()
+        looks: list[Observation] = []
+
+        def seen(i: int) -> bool:
+            obs = self.observe()
+            looks.append(obs)
+            return holds(expects[i], obs)
+
+        driver = self.console.keys
+        before = driver.clock.snapshot()
+        with self.spent.on("focus_checks"):
+            taps = driver.taps_until(list(keys), seen, longest_frames * self.frame_s * 1000)
+        self.spent.move("focus_checks", driver.clock.since(before))
+        obs = looks[-1] if looks else self.observe()
+        met = taps.seen == len(keys)
+        pressed = tuple(keys[: taps.pressed])
+        return StepResult(obs, met, pressed, started, time.monotonic(), {"until_seen": True})
+
     def hold(
         self, key: str, expect: Expectation, longest_frames: float, timeout_frames: float = 6
     ) -> StepResult:
@@ -318,6 +343,11 @@ class EnvWrapper:
         self, keys: Sequence[str], expect: Expectation | None = None, timeout_frames: float = 6
     ) -> StepResult:
         return self.env.step(keys, expect, timeout_frames)
+
+    def step_seen(
+        self, keys: Sequence[str], expects: Sequence[Expectation], longest_frames: float
+    ) -> StepResult:
+        return self.env.step_seen(keys, expects, longest_frames)
 
     def hold(
         self, key: str, expect: Expectation, longest_frames: float, timeout_frames: float = 6

@@ -20,7 +20,7 @@ from bot.errors import LevelFailed, LevelGone, Unreadable
 from bot.play.env import EnvWrapper, Expectation, LogoEnv, Observation, StepResult
 from bot.profile import Keys, Profile
 from solvers.board import Board, Cell, act
-from solvers.cursor import alternating, moves
+from solvers.cursor import alternating, moves, walk
 from solvers.order import Ordering, fewest_presses
 from solvers.planner import solve
 from solvers.resume import plan_from, resume
@@ -129,6 +129,31 @@ class Player:
         self.recent = result.obs
         return result
 
+    def step_seen(self, keys: list[str], expects: list[Expectation]) -> StepResult:
+        """``env.step_seen`` (each key held until the screen shows ``expects[i]``), but
+        only while the level is on screen, as ``step``."""
+        obs = self.recent
+        if obs is None or time.monotonic() - obs.at > self.env.frame_s:
+            obs = self.env.observe()
+        if not obs.level_shown:
+            self.level_gone(obs)
+        result = self.env.step_seen(keys, expects, self.seen_frames)
+        self.recent = result.obs
+        return result
+
+    @property
+    def seen_frames(self) -> float:
+        """The longest a key is held waiting to see what it did: the settle frames and
+        four more, and short of a repeating game's first repeat."""
+        longest = self.settle + 4
+        return min(longest, self.repeat[0] - 1) if self.repeat else longest
+
+    @property
+    def until_seen(self) -> bool:
+        """Keys are held until seen (``timing.until_seen``), where a held key does not
+        repeat within two frames."""
+        return self.profile.timing.until_seen and self.seen_frames >= 2
+
     def hold_frames(self, keys: list[str], min_every: float = 4) -> float | None:
         """For a straight move (one key, k times) in a game that repeats a held key: the
         longest the key may be held (just before a k+1th move), when holding it is
@@ -200,7 +225,7 @@ class Player:
         (``timing.queued``) and sees each key's own press (rollover). None for a game
         that may not, or a move held down (a repeating game), which then wait for the
         stone to show first."""
-        if not (self.profile.timing.queued and self.env.key_timing.rollover):
+        if not (self.until_seen or (self.profile.timing.queued and self.env.key_timing.rollover)):
             return None
         keys, held = self.move_keys(cell, following)
         return keys if held is None else None
@@ -217,14 +242,23 @@ class Player:
             keys = alternated(self.keys, keys)
         return keys, held
 
+    def move_path(self, start: Cell, goal: Cell) -> list[Cell]:
+        """The cell the cursor is on after each of ``move_keys``' keys."""
+        grid, wrap = self.board_grid, self.keys.wrap
+        steps = alternating(moves(start, goal, wrap, (grid.rows, grid.cols)))
+        return walk(start, steps, wrap, (grid.rows, grid.cols))
+
     def move_to(self, cell: Cell, cursor: Cell, report: LevelReport) -> Cell:
         """Move the cursor to ``cell`` and confirm it; returns the confirmed cursor."""
         for _ in range(self.max_corrections):
             if cursor == cell:
                 return cursor
             keys, held = self.move_keys(cursor, cell)
-            result = self.step(keys, lambda o: o.cursor == cell, self.settle + 4, held)
-            report.keys_sent += 1 if held is not None else len(keys)
+            if held is None and self.until_seen:
+                result = self.step_seen(keys, _cursor_on(self.move_path(cursor, cell)))
+            else:
+                result = self.step(keys, lambda o: o.cursor == cell, self.settle + 4, held)
+            report.keys_sent += len(result.keys)
             if held is not None:
                 report.held_moves += 1
             if result.met:
@@ -282,13 +316,17 @@ class Player:
             last = done + 1 == len(plan)
             following = None if last else plan[done + 1]
             onward = None if following is None else self.onward(cell, following)
-            if onward is None:
-                keys, expect = [self.keys.act], lambda o, w=want, end=last: _placed(o, w, end)
+            keys = [self.keys.act, *(onward or [])]
+            if self.until_seen:  # the act seen placed, then each move seen made
+                placed = partial(_placed, want=want, last=last)
+                path = self.move_path(cell, following) if onward and following else []
+                result = self.step_seen(keys, [placed, *_cursor_on(path)])
+            elif onward is None:
+                result = self.step(keys, partial(_placed, want=want, last=last), self.settle + 4)
             else:  # act, and go on to the next cell in the same burst, checked with one look
-                keys = [self.keys.act, *onward]
                 expect = partial(_placed_and_moved, want=want, cursor=following)
-            result = self.step(keys, expect, self.settle + 4)
-            report.keys_sent += len(keys)
+                result = self.step(keys, expect, self.settle + 4)
+            report.keys_sent += len(result.keys)
             if result.met:
                 done += 1
                 if onward is not None:
@@ -370,6 +408,15 @@ def _placed(obs: Observation, want: Board, last: bool) -> bool:
     if obs.board == want:
         return True
     return last and not obs.level_shown
+
+
+def _cursor_on(cells: list[Cell]) -> list[Expectation]:
+    """One expectation per move: the cursor on each cell in turn."""
+    return [partial(_cursor_at, cell=cell) for cell in cells]
+
+
+def _cursor_at(obs: Observation, cell: Cell) -> bool:
+    return obs.cursor == cell
 
 
 def _placed_and_moved(obs: Observation, want: Board, cursor: Cell) -> bool:

@@ -64,6 +64,11 @@ class Recorder(EnvWrapper):
     ) -> StepResult:
         return self._keys_event(self.env.step(keys, expect, timeout_frames))
 
+    def step_seen(
+        self, keys: Sequence[str], expects: Sequence[Expectation], longest_frames: float
+    ) -> StepResult:
+        return self._keys_event(self.env.step_seen(keys, expects, longest_frames))
+
     def hold(
         self, key: str, expect: Expectation, longest_frames: float, timeout_frames: float = 6
     ) -> StepResult:

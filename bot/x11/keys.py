@@ -96,6 +96,15 @@ class KeyClock:
         }
 
 
+@dataclass
+class Taps:
+    """Keys of a ``taps_until`` burst: how many went down, and how many of them the game
+    was seen to take (the rest of the burst is not pressed)."""
+
+    pressed: int = 0
+    seen: int = 0
+
+
 class BurstCut(Exception):
     """A press waited for the focus so long that the game may have moved on: the rest of
     the burst is dropped and the caller looks at the screen again (not an error)."""
@@ -158,18 +167,49 @@ class KeyDriver:
     def hold_down(self, key: str, done: Callable[[], bool], longest_ms: float) -> None:
         """Hold ``key`` until ``done()`` says so or ``longest_ms`` has passed (a game that
         repeats a held key: the caller watches the screen in ``done``)."""
+        self.taps_until([key], lambda _: done(), longest_ms, poll_s=0.002)
+
+    def taps_until(
+        self,
+        keys: Sequence[str],
+        seen: Callable[[int], bool],
+        longest_ms: float,
+        poll_s: float = 0.001,
+    ) -> Taps:
+        """Press each key in turn and hold it down until ``seen(i)`` says the game shows
+        what key ``i`` does (the caller looks at the screen in it), then let go and go on
+        to the next (after the gap it needs, none with rollover); a key not seen within
+        ``longest_ms`` is let go and ends the burst. A key is then held as long as the
+        game takes to see it, however late its look at the keys comes, and no longer.
+        The time spent in ``seen`` is not counted as held."""
+        taps = Taps()
         try:
             self._start_burst()
-            self._wait_until(self._last_event + self.gap_before(key) / 1000)
-            self._key_down(key)
-            try:
-                end = self._last_event + longest_ms / 1000
-                while time.perf_counter() < end and not done():
-                    self._hold_until(min(end, time.perf_counter() + 0.002))
-            finally:
-                self._key_up(key)
+            for i, key in enumerate(keys):
+                waited = time.perf_counter()
+                self._wait_until(self._last_event + self.gap_before(key) / 1000)
+                self.clock.up_s += time.perf_counter() - waited
+                self._key_down(key)
+                taps.pressed += 1
+                looking = 0.0
+                try:
+                    end = self._last_event + longest_ms / 1000
+                    while True:
+                        started = time.perf_counter()
+                        shown = seen(i)
+                        looking += time.perf_counter() - started
+                        if shown or time.perf_counter() >= end:
+                            break
+                        self._hold_until(min(end, time.perf_counter() + poll_s))
+                finally:
+                    self.clock.held_s += time.perf_counter() - self._last_event - looking
+                    self._key_up(key)
+                if not shown:
+                    break
+                taps.seen += 1
         except BurstCut:
-            return
+            pass
+        return taps
 
     def gap_before(self, key: str) -> float:
         """Milliseconds with no key down that ``key`` needs before it goes down."""

@@ -78,3 +78,16 @@ def test_cpu_hog_runs_busy_processes_and_stops_them_by_pid():
             assert fields[0] == "R" or int(fields[11]) > 0, "busy: running, or has used CPU"
     assert all(p.returncode is not None for p in processes), "stopped and reaped"
     assert not hog.processes
+
+
+def test_taps_until_drops_a_press_unseen_and_doubles_one_after_it_was_seen():
+    """A dropped press is never sent, so never seen: the burst ends there. A doubled
+    press is tapped again once the first was seen."""
+    inner = Recording()
+    keys = FaultyKeys(inner, KeyFaults(drop=0.1, double=0.5, seed=1))
+    taps = keys.taps_until(["p", "a", "o", "q"] * 5, lambda i: True, longest_ms=1)
+    sent = presses(inner)
+    assert keys.counts["dropped"] == 1, "the burst ends at the first press dropped"
+    assert keys.counts["doubled"] >= 1
+    assert len(sent) == taps.seen + keys.counts["doubled"]
+    assert taps.pressed == taps.seen + 1

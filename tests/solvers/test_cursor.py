@@ -1,4 +1,5 @@
-"""Cursor steps: the alternating order keeps every step and repeats a key rarely."""
+"""Cursor steps: the alternating order keeps every step and repeats a key rarely; the
+cells a walk passes through."""
 
 from collections import Counter
 from itertools import pairwise
@@ -6,7 +7,7 @@ from itertools import pairwise
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solvers.cursor import alternating, moves
+from solvers.cursor import alternating, moves, walk
 
 cells = st.tuples(st.integers(1, 6), st.integers(1, 10))
 
@@ -35,3 +36,11 @@ def test_alternating_keeps_the_steps_and_the_board(a, b):
         c += {"left": -1, "right": 1}.get(s, 0)
         assert 1 <= r <= 6 and 1 <= c <= 10
     assert (r, c) == b
+
+
+def test_walk_gives_the_cell_after_each_step():
+    assert walk((1, 1), ["right", "down", "right"]) == [(1, 2), (2, 2), (2, 3)]
+    assert walk((1, 1), ["up", "left"]) == [(1, 1), (1, 1)]  # stops at the edges
+    assert walk((1, 1), ["up", "left"], wrap=True) == [(6, 1), (6, 10)]
+    start, goal = (2, 3), (5, 9)
+    assert walk(start, alternating(moves(start, goal)))[-1] == goal

@@ -6,18 +6,16 @@ from itertools import pairwise
 
 import pytest
 
-from bot.play import env as env_module
-from bot.play import player as player_module
 from bot.play.env import LogoEnv
 from bot.play.player import Player, move_keys
-from bot.play.time_spent import IDLE
 from bot.profile import load_profile
-from bot.x11 import keys as keys_module
 from bot.x11.keys import KeyTiming
 from solvers.board import Board
-from tests.bot.fake_game import FakeGame, VirtualTime
+from tests.bot.fake_game import FakeGame
 
 PROFILE = load_profile("practice")
+# the keys of a burst pressed one after another with their fixed timing, one look after
+LOOK_AFTER = load_profile("practice", ["timing.until_seen=false"])
 LEVEL_1 = Board.from_rows(
     ["..........", "....2.....", "...212....", "....2.....", "..........", ".........."]
 )
@@ -26,35 +24,25 @@ LEVEL_2 = Board.from_rows(
 )
 
 
-@pytest.fixture
-def clock(monkeypatch) -> VirtualTime:
-    """Virtual time for the player, its environment, the key driver (and the fake game
-    given ``clock.monotonic``): a wait moves it on at once, by what was asked."""
-    clock = VirtualTime()
-    for module in (player_module, env_module, keys_module):
-        monkeypatch.setattr(module, "time", clock)
-    observation = env_module.Observation  # stamped with the virtual time, not the wall's
-
-    def observed(frame, vision, screens=None, spent=IDLE):
-        return observation(frame, vision, screens, clock.monotonic(), spent)
-
-    monkeypatch.setattr(env_module, "Observation", observed)
-    return clock
-
-
 def play(game: FakeGame, rollover: bool = False):
     game.keys.timing = KeyTiming(0, 0, rollover)
     return Player(LogoEnv(game, poll_s=0.0), PROFILE, settle_frames=2).play_level()
 
 
 class CountingEnv(LogoEnv):
-    """The environment, counting its key bursts."""
+    """The environment, counting its key bursts (those held until seen apart)."""
 
     bursts: list[tuple[str, ...]]
+    seen_bursts: list[tuple[str, ...]]
 
     def step(self, keys, expect=None, timeout_frames=6):
         self.bursts = [*getattr(self, "bursts", []), tuple(keys)]
         return super().step(keys, expect, timeout_frames)
+
+    def step_seen(self, keys, expects, longest_frames):
+        result = super().step_seen(keys, expects, longest_frames)
+        self.seen_bursts = [*getattr(self, "seen_bursts", []), result.keys]
+        return result
 
 
 def test_move_keys_without_and_with_wrap():
@@ -151,10 +139,10 @@ def test_with_rollover_each_stone_and_the_move_after_it_are_one_burst(rollover):
     """A game that sees each key's own press gets the act and the moves to the next cell
     in one burst, checked with one look (board and cursor); without rollover the act
     waits for its own check. Either way every press is the plan's."""
-    game = FakeGame(PROFILE, LEVEL_2)
+    game = FakeGame(LOOK_AFTER, LEVEL_2)
     game.keys.timing = KeyTiming(0, 0, rollover)
     env = CountingEnv(game, poll_s=0.0)
-    report = Player(env, PROFILE, settle_frames=2).play_level()
+    report = Player(env, LOOK_AFTER, settle_frames=2).play_level()
     assert report.end_board == LEVEL_2 and not report.corrections
     stones = len(report.plan)
     acts = [burst for burst in env.bursts if "space" in burst]
@@ -175,7 +163,7 @@ def test_with_rollover_each_stone_and_the_move_after_it_are_one_burst(rollover):
 def test_a_game_not_known_to_queue_its_keys_gets_each_act_on_its_own():
     """Rollover alone (what the probe finds out) does not say that the game keeps a
     press made while it draws a stone: without ``timing.queued`` the act goes alone."""
-    profile = load_profile("practice", ["timing.queued=false"])
+    profile = load_profile("practice", ["timing.queued=false", "timing.until_seen=false"])
     game = FakeGame(profile, LEVEL_2)
     game.keys.timing = KeyTiming(0, 0, True)
     env = CountingEnv(game, poll_s=0.0)

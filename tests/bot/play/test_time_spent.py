@@ -7,8 +7,9 @@ import pytest
 from bot.play.env import LogoEnv
 from bot.play.player import Player
 from bot.play.time_spent import IDLE, OUTSIDE, REST, TimeSpent
+from bot.profile import load_profile
 from tests.bot.fake_game import FakeGame
-from tests.bot.play.test_player import LEVEL_2, PROFILE
+from tests.bot.play.test_player import LEVEL_2
 
 
 def nonzero(parts: dict[str, float]) -> dict[str, float]:
@@ -118,12 +119,17 @@ def test_idle_measures_nothing():
     assert IDLE.as_dict() == {}
 
 
-def test_a_level_played_on_the_fake_game_shows_each_part():
-    env = LogoEnv(FakeGame(PROFILE, LEVEL_2), poll_s=0.0)
-    report = Player(env, PROFILE, settle_frames=2).play_level()
+@pytest.mark.parametrize("until_seen", [True, False], ids=["until_seen", "look_after"])
+def test_a_level_played_on_the_fake_game_shows_each_part(until_seen):
+    """Keys held until seen look while they are down; keys with a fixed hold wait for a
+    frame after the burst."""
+    profile = load_profile("practice", [f"timing.until_seen={str(until_seen).lower()}"])
+    env = LogoEnv(FakeGame(profile, LEVEL_2), poll_s=0.0)
+    report = Player(env, profile, settle_frames=2).play_level()
     level = env.spent.as_dict()["level"]
     assert report.keys_sent > 0
-    for part in ("keys_held", "key_events", "grab", "reading", "frame_wait", "planning"):
+    parts = ["keys_held", "key_events", "grab", "reading", "planning"]
+    for part in parts if until_seen else [*parts, "frame_wait"]:
         assert level["parts"].get(part, 0) > 0, part
     assert level["counts"]["grab"] >= report.keys_sent // 4
     assert sum(level["parts"].values()) == pytest.approx(level["seconds"], abs=1e-3)

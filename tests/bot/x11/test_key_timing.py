@@ -75,3 +75,61 @@ def test_the_key_clock_times_holds_gaps_and_events():
     assert parts["keys_held"] >= 3 * 0.0095
     assert parts["keys_up"] >= 2 * 0.029  # the first press follows no recent release
     assert 0 < parts["key_events"] < parts["keys_held"]
+
+
+def test_taps_until_holds_each_key_until_it_is_seen():
+    """Each key stays down until ``seen`` says so, the next going down at once after it."""
+    keys = Timed(KeyTiming(10, 30, rollover=True))
+    looks = {0: 3, 1: 1, 2: 5}  # looks until each key is seen
+
+    def seen(i):
+        looks[i] -= 1
+        return looks[i] == 0
+
+    taps = keys.taps_until(["p", "a", "p"], seen, longest_ms=500)
+    assert (taps.pressed, taps.seen) == (3, 3)
+    assert [(k, d) for k, d, _ in keys.events] == [
+        ("p", True),
+        ("p", False),
+        ("a", True),
+        ("a", False),
+        ("p", True),
+        ("p", False),
+    ]
+    assert all(n == 0 for n in looks.values())
+    assert all(w < 10 for w in waits_before_presses(keys))  # no fixed hold, no gap
+
+
+def test_taps_until_lets_go_of_a_key_not_seen_and_ends_the_burst():
+    keys = Timed(KeyTiming(10, 30, rollover=True))
+    started = time.perf_counter()
+    taps = keys.taps_until(["p", "a", "p"], lambda i: i == 0, longest_ms=30)
+    assert (taps.pressed, taps.seen) == (2, 1)
+    assert [(k, d) for k, d, _ in keys.events] == [
+        ("p", True),
+        ("p", False),
+        ("a", True),
+        ("a", False),
+    ]
+    (_, _, down), (_, _, up) = keys.events[2:]
+    assert (up - down) * 1000 >= 29  # held for the longest, then let go
+    assert time.perf_counter() - started < 1
+    assert keys.held() == frozenset()
+
+
+def test_taps_until_waits_the_gap_before_the_same_key_again():
+    keys = Timed(KeyTiming(10, 30, rollover=True))
+    keys.taps_until(["p", "p"], lambda i: True, longest_ms=100)
+    assert waits_before_presses(keys)[0] >= 29
+
+
+def test_time_spent_looking_is_not_counted_as_held():
+    keys = Timed(KeyTiming(10, 30, rollover=True))
+
+    def slow_look(i):
+        time.sleep(0.02)
+        return True
+
+    keys.taps_until(["p"], slow_look, longest_ms=100)
+    (_, _, down), (_, _, up) = keys.events
+    assert (up - down) >= 0.02 and keys.clock.held_s < 0.01

@@ -1,0 +1,102 @@
+"""Keys held until the screen shows them (``timing.until_seen``), against fake games on
+virtual time: one that sees a key only at its own looks at the keys, now and then."""
+
+from bot.play.env import LogoEnv
+from bot.play.player import Player
+from bot.x11.keys import KeyTiming
+from tests.bot.fake_game import FakeGame, FakeKeys
+from tests.bot.play.test_player import LEVEL_2, LOOK_AFTER, PROFILE, CountingEnv
+
+
+class PolledKeys(FakeKeys):
+    """Keys that reach the game only at its looks at the keyboard."""
+
+    def _send(self, key: str, down: bool) -> bool:
+        game = self.game
+        if down:
+            self.sent.append(key)
+            game.down = (key, game.clock())
+        else:
+            game.look_at_keys()
+            game.down = None
+        return True
+
+
+class PolledGame(FakeGame):
+    """Looks at the keys every ``poll_s`` (on the clock): a key down at a look counts once;
+    a press and release between two looks is lost, as in Fuse between two frames."""
+
+    def __init__(self, *args, poll_s: float, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.poll_s = poll_s
+        self.frame_s = poll_s
+        self.keys = PolledKeys(self)
+        self.down: tuple[str, float] | None = None
+        self.taken: tuple[str, float] | None = None  # the press already counted
+        self.holds: list[float] = []  # how long each key was down when the game took it
+
+    def look_at_keys(self) -> None:
+        down = self.down
+        if down is None or down == self.taken:
+            return
+        key, since = down
+        if int(self.clock() / self.poll_s) > int(since / self.poll_s):  # a look came
+            self.taken = down
+            self.holds.append(self.clock() - since)
+            self.key(key)
+
+    def frame(self):
+        self.look_at_keys()
+        return super().frame()
+
+
+def polled(clock, profile, hold_ms: float) -> tuple[PolledGame, CountingEnv]:
+    game = PolledGame(profile, LEVEL_2, poll_s=0.02, clock=clock.monotonic)
+    game.keys.timing = KeyTiming(hold_ms, hold_ms, True)
+    return game, CountingEnv(game, poll_s=0.005)
+
+
+def test_keys_held_until_seen_are_never_lost(clock):
+    """However late the game's look at the keys comes, a key held until the screen shows
+    it is taken: no correction, each key pressed once, each burst one step."""
+    game, env = polled(clock, PROFILE, hold_ms=5)
+    report = Player(env, PROFILE, settle_frames=2).play_level()
+    assert report.end_board == LEVEL_2 and not report.corrections
+    assert report.keys_sent == report.planned_presses == len(game.keys.sent) == game.presses
+    assert not getattr(env, "bursts", []), "every burst was held until seen"
+    assert len(env.seen_bursts) == len(report.plan) + 1  # the first move, then per stone
+    assert max(game.holds) <= 0.02 + 1e-3, "let go at the game's first look after it"
+
+
+def test_the_same_game_loses_keys_held_for_a_fixed_time_too_short(clock):
+    """The other way round (the test above can fail): a fixed 15 ms hold against looks
+    every 20 ms loses presses, which the player then corrects."""
+    game, env = polled(clock, LOOK_AFTER, hold_ms=15)
+    report = Player(env, LOOK_AFTER, settle_frames=2, max_corrections=400).play_level()
+    assert report.end_board == LEVEL_2
+    assert sum(report.corrections.values()) > 0
+    assert len(game.keys.sent) > game.presses
+
+
+def test_a_lost_press_ends_its_burst_and_is_corrected(clock):
+    """A press the game never takes is held to the longest, let go, and the rest of its
+    burst is not pressed; the player reads the screen and goes on."""
+    game = FakeGame(PROFILE, LEVEL_2, drop=0.15, seed=4, clock=clock.monotonic)
+    game.keys.timing = KeyTiming(0, 0, True)
+    env = CountingEnv(game, poll_s=0.0)
+    report = Player(env, PROFILE, settle_frames=2).play_level()
+    assert report.end_board == LEVEL_2 and game.dropped > 0
+    assert sum(report.corrections.values()) > 0
+    assert report.keys_sent == len(game.keys.sent), "keys not pressed are not counted"
+    assert sum(len(keys) for keys in env.seen_bursts) == len(game.keys.sent)
+
+
+def test_a_game_that_repeats_a_held_key_soon_is_not_played_until_seen():
+    player = Player(LogoEnv(FakeGame(PROFILE, LEVEL_2)), PROFILE, settle_frames=2)
+    assert player.until_seen and player.seen_frames == 6
+    player.repeat = (12, 4)  # the longest hold stays short of the first repeat
+    assert player.until_seen and player.seen_frames == 6
+    player.repeat = (4, 2)
+    assert player.until_seen and player.seen_frames == 3
+    player.repeat = (2, 2)
+    assert not player.until_seen
