@@ -91,6 +91,7 @@ class FaultyKeys(KeyDriver):
         seen: Callable[[int], bool],
         longest_ms: float,
         poll_s: float = 0.001,
+        first_look_ms: float = 0.0,
     ) -> Taps:
         """Each key as ``tap`` would fault it: a dropped press is not sent and is never
         seen (the burst ends after ``longest_ms``), a doubled one is tapped again once
@@ -107,7 +108,9 @@ class FaultyKeys(KeyDriver):
                 self.counts["dropped"] += 1
                 time.sleep(longest_ms / 1000)
                 return taps
-            one = self.inner.taps_until([key], lambda _, i=i: seen(i), longest_ms, poll_s)
+            one = self.inner.taps_until(
+                [key], lambda _, i=i: seen(i), longest_ms, poll_s, first_look_ms
+            )
             if not one.seen:
                 taps.pressed -= 1 - one.pressed
                 return taps

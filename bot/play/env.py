@@ -28,6 +28,10 @@ from bot.see.vision import Vision
 from bot.x11.keys import KeyDriver, KeyTiming
 from solvers.board import Board, Cell
 
+# A key's effect shows on screen no sooner than half a frame after it went down
+# (FUSE-FACTS.md: 5-22 ms at 200 %, 22-43 ms at 100 %): no look before that.
+FIRST_LOOK_FRAMES = 0.5
+
 
 class Console(Protocol):
     """What the environment needs from a running game (a ``Session``, or a fake)."""
@@ -235,8 +239,14 @@ class LogoEnv:
 
         driver = self.console.keys
         before = driver.clock.snapshot()
+        frame_ms = self.frame_s * 1000
         with self.spent.on("focus_checks"):
-            taps = driver.taps_until(list(keys), seen, longest_frames * self.frame_s * 1000)
+            taps = driver.taps_until(
+                list(keys),
+                seen,
+                longest_frames * frame_ms,
+                first_look_ms=FIRST_LOOK_FRAMES * frame_ms,
+            )
         self.spent.move("focus_checks", driver.clock.since(before))
         obs = looks[-1] if looks else self.observe()
         met = taps.seen == len(keys)

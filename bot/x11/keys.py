@@ -175,40 +175,51 @@ class KeyDriver:
         seen: Callable[[int], bool],
         longest_ms: float,
         poll_s: float = 0.001,
+        first_look_ms: float = 0.0,
     ) -> Taps:
         """Press each key in turn and hold it down until ``seen(i)`` says the game shows
         what key ``i`` does (the caller looks at the screen in it), then let go and go on
-        to the next (after the gap it needs, none with rollover); a key not seen within
-        ``longest_ms`` is let go and ends the burst. A key is then held as long as the
-        game takes to see it, however late its look at the keys comes, and no longer.
-        The time spent in ``seen`` is not counted as held."""
+        to the next (none down in between with rollover: one goes up as the next goes
+        down; else after the gap); a key not seen within ``longest_ms`` is let go and
+        ends the burst. A key is then held as long as the game takes to see it, however
+        late its look at the keys comes, and no longer. The first look comes
+        ``first_look_ms`` after the press (sooner the game cannot show it), then one
+        every ``poll_s``; the time spent in ``seen`` is not counted as held."""
         taps = Taps()
+        down: str | None = None  # the key held now
         try:
             self._start_burst()
             for i, key in enumerate(keys):
-                waited = time.perf_counter()
-                self._wait_until(self._last_event + self.gap_before(key) / 1000)
-                self.clock.up_s += time.perf_counter() - waited
-                self._key_down(key)
+                if down is not None and self.timing.rollover and key != down:
+                    self._roll(down, key)  # one goes up as the next goes down
+                else:
+                    if down is not None:
+                        self._key_up(down)
+                    waited = time.perf_counter()
+                    self._wait_until(self._last_event + self.gap_before(key) / 1000)
+                    self.clock.up_s += time.perf_counter() - waited
+                    self._key_down(key)
+                down = key
                 taps.pressed += 1
-                looking = 0.0
-                try:
-                    end = self._last_event + longest_ms / 1000
-                    while True:
-                        started = time.perf_counter()
-                        shown = seen(i)
-                        looking += time.perf_counter() - started
-                        if shown or time.perf_counter() >= end:
-                            break
-                        self._hold_until(min(end, time.perf_counter() + poll_s))
-                finally:
-                    self.clock.held_s += time.perf_counter() - self._last_event - looking
-                    self._key_up(key)
+                shown, looking = False, 0.0
+                end = self._last_event + longest_ms / 1000
+                self._hold_until(self._last_event + min(first_look_ms, longest_ms) / 1000)
+                while True:
+                    started = time.perf_counter()
+                    shown = seen(i)
+                    looking += time.perf_counter() - started
+                    if shown or time.perf_counter() >= end:
+                        break
+                    self._hold_until(min(end, time.perf_counter() + poll_s))
+                self.clock.held_s += time.perf_counter() - self._last_event - looking
                 if not shown:
                     break
                 taps.seen += 1
         except BurstCut:
             pass
+        finally:
+            if down is not None and down in self._down:
+                self._key_up(down)
         return taps
 
     def gap_before(self, key: str) -> float:
@@ -253,6 +264,39 @@ class KeyDriver:
                 self._last_event = time.perf_counter()
                 self.clock.events_s += self._last_event - sending
                 self.clock.events += 1
+
+    def _roll(self, up: str, key: str) -> None:
+        """Let go of ``up`` and press ``key`` at once (``_send_roll``: one checked event
+        pair where the driver can); a press refused for the focus is then made as
+        ``_key_down`` makes it, after the wait."""
+        with critical():
+            sending = time.perf_counter()
+            self._down.add(key)
+            sent = False
+            try:
+                sent = self._send_roll(up, key)
+            except BaseException:
+                for held in (up, key):  # whatever went out, nothing stays down
+                    with contextlib.suppress(Exception):
+                        self._key_up(held)
+                raise
+            finally:
+                if not sent:
+                    self._down.discard(key)
+                self._down.discard(up)
+                self._last_key = up
+                self._last_event = time.perf_counter()
+                self.clock.events_s += self._last_event - sending
+                self.clock.events += 2
+        if not sent:
+            if self.regain_focus() > self.cut_after_s:
+                raise BurstCut(key)
+            self._key_down(key)
+
+    def _send_roll(self, up: str, key: str) -> bool:
+        """``up``'s release, then ``key``'s press; False when the press was not sent."""
+        self._send(up, False)
+        return self._send(key, True)
 
     def chord(self, modifier: str, keys: Sequence[str], gap_ms: float | None = None) -> None:
         """Hold ``modifier`` (e.g. "symbol") while tapping ``keys``; ``gap_ms`` between taps
@@ -340,6 +384,7 @@ def send_guarded(
     watch: GrabWatch | None = None,
     ancestry: FocusAncestry | None = None,
     sync: bool = True,
+    let_go: tuple[int, Callable[[], None] | None] | None = None,
 ) -> bool:
     """One key event that only ``window_id`` can receive, on connection ``dpy``.
 
@@ -352,8 +397,11 @@ def send_guarded(
     watch passes on) remembers which focus window lies inside ``window_id``. After the
     server is let go, ``sync`` waits for a round trip; without it the requests are only
     flushed (they are sent, and the server runs them in order, either way).
+
+    ``let_go`` (keycode, deliver) is a key to release first, under the same grab and the
+    same check, as any release (a rollover: one key goes up as the next goes down, for
+    one check and one round trip where two of each were needed).
     """
-    kind = X.KeyPress if down else X.KeyRelease
     with critical(), server_grabbed(dpy, sync):
         focus = focus_id(dpy)  # a round trip: every event sent before it is in
         if watch is not None:
@@ -366,25 +414,35 @@ def send_guarded(
         else:
             inside = focus is not None and (focus == window_id or is_within(dpy, focus, window_id))
         if inside:
+            if let_go is not None:
+                _fake(dpy, let_go[0], False, let_go[1])
             if down and watch is not None and watch.held():
                 return False
-            if deliver is None:
-                xtest.fake_input(dpy, kind, keycode)
-            else:
-                deliver()
+            _fake(dpy, keycode, down, deliver)
             return True
-        if down:
+        releases = ([let_go[0]] if let_go is not None else []) + ([] if down else [keycode])
+        if not releases:
             return False
         root = dpy.screen().root
         grab = root.grab_keyboard(False, X.GrabModeAsync, X.GrabModeAsync, X.CurrentTime)
-        xtest.fake_input(dpy, X.KeyRelease, keycode)
+        for code in releases:
+            xtest.fake_input(dpy, X.KeyRelease, code)
         if grab == X.GrabSuccess:
             dpy.ungrab_keyboard(X.CurrentTime)
     while dpy.pending_events():  # the swallowed release came to us
         event = dpy.next_event()
         if watch is not None:
             watch.take(event)
-    return True
+    return not down
+
+
+def _fake(
+    dpy: xdisplay.Display, keycode: int, down: bool, deliver: Callable[[], None] | None
+) -> None:
+    if deliver is None:
+        xtest.fake_input(dpy, X.KeyPress if down else X.KeyRelease, keycode)
+    else:
+        deliver()
 
 
 class XTestKeys(KeyDriver):
@@ -539,6 +597,24 @@ class XTestKeys(KeyDriver):
             self._grab_watch,
             self._ancestry,
             self.sync_events,
+        )
+
+    def _send_roll(self, up: str, key: str) -> bool:
+        """``up``'s release and ``key``'s press under one grab and one focus check."""
+        if self._cover_blocks():
+            self._send(up, False)
+            return False
+        up_code, code = self.keycode(up), self.keycode(key)
+        return send_guarded(
+            self._dpy,
+            self.window_id,
+            code,
+            True,
+            lambda: self._deliver(key, code, True),
+            self._grab_watch,
+            self._ancestry,
+            self.sync_events,
+            let_go=(up_code, lambda: self._deliver(up, up_code, False)),
         )
 
     def _deliver(self, key: str, code: int, down: bool) -> None:

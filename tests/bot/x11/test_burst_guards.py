@@ -11,6 +11,7 @@ import pytest
 from Xlib import X
 
 from bot.errors import FocusLost
+from bot.x11 import keys as keys_module
 from bot.x11.display import XServer, open_display
 from bot.x11.focus import FocusPolicy
 from bot.x11.keys import KeyTiming, XTestKeys
@@ -140,3 +141,41 @@ def test_a_focus_child_moved_out_of_fuse_gets_no_press(guarded_keys):
     with pytest.raises(FocusLost):
         keys.burst(["b"])
     assert "press b" not in keys.log
+
+
+def test_keys_held_until_seen_roll_one_up_as_the_next_goes_down(guarded_keys, monkeypatch):
+    """A rollover is one checked event pair: one focus round trip where two were."""
+    keys = guarded_keys
+    checks: list[int] = []
+    asked = keys_module.focus_id
+
+    def counted(dpy):
+        checks.append(1)
+        return asked(dpy)
+
+    monkeypatch.setattr(keys_module, "focus_id", counted)
+    taps = keys.taps_until(["a", "b", "a"], lambda i: True, longest_ms=100)
+    assert (taps.pressed, taps.seen) == (3, 3)
+    assert keys.log == ["press a", "release a", "press b", "release b", "press a", "release a"]
+    assert len(checks) == 4  # press a, a up with b down, b up with a down, release a
+    assert keys.held() == frozenset()
+
+
+def test_a_roll_after_the_focus_went_elsewhere_lets_go_and_presses_nothing(guarded_keys):
+    """The focus taken while a key is down: the roll's release is swallowed by a grab of
+    our own (not delivered) and the next key is not pressed."""
+    keys = guarded_keys
+    dpy = keys.owner
+    other = dpy.screen().root.create_window(300, 0, 100, 100, 0, X.CopyFromParent)
+    other.map()
+    keys.policy = FocusPolicy(take_back=False)
+
+    def seen(i: int) -> bool:
+        other.set_input_focus(X.RevertToParent, X.CurrentTime)
+        dpy.sync()
+        return True
+
+    with pytest.raises(FocusLost):
+        keys.taps_until(["a", "b"], seen, longest_ms=100)
+    assert keys.log == ["press a"]
+    assert keys.held() == frozenset()
