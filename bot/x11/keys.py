@@ -119,6 +119,7 @@ class KeyDriver:
     """
 
     cut_after_s = 0.1  # a wait for the focus longer than this cuts the burst short
+    hold_check_s = 0.004  # how often a key held until seen asks ``_may_hold``
 
     def __init__(self, timing: KeyTiming) -> None:
         self.timing = timing
@@ -204,12 +205,17 @@ class KeyDriver:
                 shown, looking = False, 0.0
                 end = self._last_event + longest_ms / 1000
                 self._hold_until(self._last_event + min(first_look_ms, longest_ms) / 1000)
+                checked = time.perf_counter()
                 while True:
                     started = time.perf_counter()
                     shown = seen(i)
                     looking += time.perf_counter() - started
                     if shown or time.perf_counter() >= end:
                         break
+                    if time.perf_counter() - checked >= self.hold_check_s:
+                        checked = time.perf_counter()
+                        if not self._may_hold():  # let go at once: the release is swallowed
+                            break
                     self._hold_until(min(end, time.perf_counter() + poll_s))
                 self.clock.held_s += time.perf_counter() - self._last_event - looking
                 if not shown:
@@ -230,6 +236,11 @@ class KeyDriver:
     def _hold_until(self, when: float) -> None:
         """Keep the keys down until ``when`` (subclasses let go early if the focus goes)."""
         self._wait_until(when)
+
+    def _may_hold(self) -> bool:
+        """Whether a key held down may stay down (``taps_until`` asks every
+        ``hold_check_s``; subclasses say no once another window has the focus)."""
+        return True
 
     def _key_down(self, key: str) -> None:
         while True:
@@ -551,6 +562,11 @@ class XTestKeys(KeyDriver):
                 return
             time.sleep(max(0.0, min(poll_s, when - time.perf_counter() - 0.002)))
         self._wait_until(when)
+
+    def _may_hold(self) -> bool:
+        """Fuse still has the focus and no other client holds the keyboard (a round
+        trip): a key held until seen is let go at once otherwise, as in ``_hold_until``."""
+        return self.focused() and not self._grab_watch.held()
 
     def focus(self) -> None:
         """Give Fuse's top-level window the input focus (only the top level works)."""

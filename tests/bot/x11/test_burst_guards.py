@@ -5,6 +5,7 @@ window on a private Xvfb stands for Fuse; the cover is a fake that says when ask
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -178,4 +179,27 @@ def test_a_roll_after_the_focus_went_elsewhere_lets_go_and_presses_nothing(guard
     with pytest.raises(FocusLost):
         keys.taps_until(["a", "b"], seen, longest_ms=100)
     assert keys.log == ["press a"]
+    assert keys.held() == frozenset()
+
+
+def test_a_key_held_until_seen_is_let_go_at_once_when_the_focus_goes(guarded_keys):
+    """Another window takes the focus while a key waits to be seen: the key does not stay
+    down to the longest (X autorepeat would then reach that window); its release is
+    swallowed and the rest of the burst is not pressed."""
+    keys = guarded_keys
+    dpy = keys.owner
+    other = dpy.screen().root.create_window(300, 0, 100, 100, 0, X.CopyFromParent)
+    other.map()
+    dpy.sync()
+
+    def seen(i: int) -> bool:
+        other.set_input_focus(X.RevertToParent, X.CurrentTime)
+        dpy.sync()
+        return False
+
+    started = time.perf_counter()
+    taps = keys.taps_until(["a", "b"], seen, longest_ms=3000)
+    assert time.perf_counter() - started < 1.0, "held to the longest"
+    assert (taps.pressed, taps.seen) == (1, 0)
+    assert keys.log == ["press a"], "the release went to Fuse, or b was pressed"
     assert keys.held() == frozenset()
