@@ -372,9 +372,8 @@ class Player:
         while True:
             with self.env.spent.on("planning"):
                 verdict = plan_from(target, board)
-            self.env.note(
-                "pick_up", board=str(board), reachable=verdict.solved, reason=verdict.reason
-            )
+            why = {} if verdict.solved else {"reason": verdict.reason}  # a string, or none
+            self.env.note("pick_up", board=str(board), reachable=verdict.solved, **why)
             if verdict.solved:
                 if not verdict.plan:
                     return board, cursor, None, taken

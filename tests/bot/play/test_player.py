@@ -171,3 +171,25 @@ def test_a_game_not_known_to_queue_its_keys_gets_each_act_on_its_own():
     assert report.end_board == LEVEL_2 and not report.corrections
     assert len(env.bursts) == 2 * len(report.plan)
     assert all(burst == ("space",) for burst in env.bursts if "space" in burst)
+
+
+class NotingEnv(LogoEnv):
+    """The environment, keeping the player's notes."""
+
+    def note(self, event, **data):
+        self.notes = [*getattr(self, "notes", []), (event, data)]
+
+
+def test_a_level_begun_with_a_wrong_stone_is_picked_up_and_noted_without_nones():
+    """RESET takes the wrong stone back, then the plan goes on from the board; each
+    pick_up note gives a reason only while the target cannot be reached (the event
+    schema wants a string there, never null)."""
+    game = FakeGame(PROFILE, LEVEL_2)
+    game.keys.timing = KeyTiming(0, 0, True)
+    game.apply("space")  # a stone on (1, 1), where the target has none
+    env = NotingEnv(game, poll_s=0.0)
+    report = Player(env, PROFILE, settle_frames=2).play_level()
+    assert report.end_board == LEVEL_2 and report.corrections["taken_back"] == 1
+    picked = [data for event, data in env.notes if event == "pick_up"]
+    assert [data["reachable"] for data in picked] == [False, True]
+    assert isinstance(picked[0]["reason"], str) and "reason" not in picked[1]
