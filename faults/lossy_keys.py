@@ -62,7 +62,8 @@ class FaultyKeys(KeyDriver):
         except BurstCut:
             return
 
-    def tap(self, key: str, gap_ms: float | None = None) -> None:
+    def fault(self) -> str | None:
+        """The fault of the next press ("dropped", "doubled" or None), after its delay."""
         f = self.faults
         if f.latency_ms:
             delay = self.rng.uniform(0, f.latency_ms)
@@ -70,12 +71,18 @@ class FaultyKeys(KeyDriver):
             time.sleep(delay / 1000)
         roll = self.rng.random()
         if roll < f.drop:
+            return "dropped"
+        return "doubled" if roll < f.drop + f.double else None
+
+    def tap(self, key: str, gap_ms: float | None = None) -> None:
+        fault = self.fault()
+        if fault == "dropped":
             self.counts["dropped"] += 1
             gap = self.inner.gap_before(key) if gap_ms is None else gap_ms
             time.sleep((self.timing.hold_ms + gap) / 1000)
             return
         self.inner.tap(key, gap_ms)
-        if roll < f.drop + f.double:
+        if fault == "doubled":
             self.counts["doubled"] += 1
             self.inner.tap(key, gap_ms)
 
@@ -97,25 +104,21 @@ class FaultyKeys(KeyDriver):
         seen (the burst ends after ``longest_ms``), a doubled one is tapped again once
         it was seen."""
         taps = Taps()
-        f = self.faults
         for i, key in enumerate(keys):
-            if f.latency_ms:
-                self.counts["delayed"] += 1
-                time.sleep(self.rng.uniform(0, f.latency_ms) / 1000)
-            roll = self.rng.random()
-            taps.pressed += 1
-            if roll < f.drop:
+            fault = self.fault()
+            if fault == "dropped":
                 self.counts["dropped"] += 1
+                taps.pressed += 1
                 time.sleep(longest_ms / 1000)
                 return taps
             one = self.inner.taps_until(
                 [key], lambda _, i=i: seen(i), longest_ms, poll_s, first_look_ms
             )
+            taps.pressed += one.pressed
             if not one.seen:
-                taps.pressed -= 1 - one.pressed
                 return taps
             taps.seen += 1
-            if roll < f.drop + f.double:
+            if fault == "doubled":
                 self.counts["doubled"] += 1
                 self.inner.tap(key)
         return taps

@@ -230,12 +230,11 @@ class LogoEnv:
         pass: that key is let go and the rest are not pressed. ``met`` when every key was
         seen; ``keys`` are the keys pressed; the observation is the last look."""
         started = time.monotonic()
-        looks: list[Observation] = []
+        last: list[Observation] = []  # the latest look only
 
         def seen(i: int) -> bool:
-            obs = self.observe()
-            looks.append(obs)
-            return holds(expects[i], obs)
+            last[:] = [self.observe()]
+            return holds(expects[i], last[0])
 
         driver = self.console.keys
         before = driver.clock.snapshot()
@@ -248,7 +247,7 @@ class LogoEnv:
                 first_look_ms=FIRST_LOOK_FRAMES * frame_ms,
             )
         self.spent.move("focus_checks", driver.clock.since(before))
-        obs = looks[-1] if looks else self.observe()
+        obs = last[0] if last else self.observe()
         met = taps.seen == len(keys)
         pressed = tuple(keys[: taps.pressed])
         return StepResult(obs, met, pressed, started, time.monotonic(), {"until_seen": True})

@@ -48,10 +48,14 @@ def move_keys(
     directions in turn (see ``solvers.cursor.alternating``); with ``alternate``, the same
     move twice in a row takes the direction's other key (``keys.alternates``) the second
     time, so that no key is pressed twice in a row where the profile has one."""
-    pressed = [
-        getattr(keys, step) for step in alternating(moves(start, goal, keys.wrap, (rows, cols)))
-    ]
+    pressed = [getattr(keys, step) for step in move_steps(keys, start, goal, rows, cols)]
     return alternated(keys, pressed) if alternate else pressed
+
+
+def move_steps(keys: Keys, start: Cell, goal: Cell, rows: int, cols: int) -> list[str]:
+    """The cursor steps ("up", "left", ...) from ``start`` to ``goal``, the two directions
+    in turn: what ``move_keys`` presses, one key a step."""
+    return alternating(moves(start, goal, keys.wrap, (rows, cols)))
 
 
 def alternated(keys: Keys, pressed: list[str]) -> list[str]:
@@ -117,11 +121,7 @@ class Player:
         """``env.step``, but only while the level is on screen: keys are never sent to a
         TIME UP or game-over screen. The last step's observation serves as the check when
         it is younger than a frame (Fuse shows nothing newer yet)."""
-        obs = self.recent
-        if obs is None or time.monotonic() - obs.at > self.env.frame_s:
-            obs = self.env.observe()
-        if not obs.level_shown:
-            self.level_gone(obs)
+        self.check_level_shown()
         if hold_frames is not None:
             result = self.env.hold(keys[0], expect, hold_frames, timeout_frames)
         else:
@@ -132,14 +132,19 @@ class Player:
     def step_seen(self, keys: list[str], expects: list[Expectation]) -> StepResult:
         """``env.step_seen`` (each key held until the screen shows ``expects[i]``), but
         only while the level is on screen, as ``step``."""
+        self.check_level_shown()
+        result = self.env.step_seen(keys, expects, self.seen_frames)
+        self.recent = result.obs
+        return result
+
+    def check_level_shown(self) -> None:
+        """``level_gone`` unless the level is on screen, seen in the last step's
+        observation when it is younger than a frame, else in a new one."""
         obs = self.recent
         if obs is None or time.monotonic() - obs.at > self.env.frame_s:
             obs = self.env.observe()
         if not obs.level_shown:
             self.level_gone(obs)
-        result = self.env.step_seen(keys, expects, self.seen_frames)
-        self.recent = result.obs
-        return result
 
     @property
     def seen_frames(self) -> float:
@@ -244,9 +249,9 @@ class Player:
 
     def move_path(self, start: Cell, goal: Cell) -> list[Cell]:
         """The cell the cursor is on after each of ``move_keys``' keys."""
-        grid, wrap = self.board_grid, self.keys.wrap
-        steps = alternating(moves(start, goal, wrap, (grid.rows, grid.cols)))
-        return walk(start, steps, wrap, (grid.rows, grid.cols))
+        grid = self.board_grid
+        steps = move_steps(self.keys, start, goal, grid.rows, grid.cols)
+        return walk(start, steps, self.keys.wrap, (grid.rows, grid.cols))
 
     def move_to(self, cell: Cell, cursor: Cell, report: LevelReport) -> Cell:
         """Move the cursor to ``cell`` and confirm it; returns the confirmed cursor."""

@@ -558,7 +558,7 @@ class XTestKeys(KeyDriver):
         that window. The focus is polled while more than a poll and a round trip are
         left; the rest is waited precisely (the release's own check guards it)."""
         while when - time.perf_counter() > poll_s + self.round_trip_s:
-            if not self.focused() or self._grab_watch.held():  # focused(): a round trip
+            if not self._may_hold():  # a round trip
                 return
             time.sleep(max(0.0, min(poll_s, when - time.perf_counter() - 0.002)))
         self._wait_until(when)
