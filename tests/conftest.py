@@ -17,6 +17,7 @@ import pytest
 
 from bot.x11.display import XServer
 from faults.wayland import wayland_desktop
+from tests.keys_down import release_keys_down
 from tests.programs import MARKS, ProgramLog, alive, verdict, worker_log, write_shims
 
 QUICK = os.environ.get("LOGO_TEST_QUICK") == "1"
@@ -129,6 +130,16 @@ def xserver():
         # (a session fixture's setup runs outside this folder's hooks: say it here)
         SESSION_PIDS.add(server.process.pid)
         yield server
+
+
+@pytest.fixture(autouse=True)
+def no_key_left_down(request):
+    """After a test on the session's Xvfb, no key is down there (``tests.keys_down``)."""
+    yield
+    if "xserver" in request.fixturenames:
+        down = release_keys_down(request.getfixturevalue("xserver").display)
+        if down:
+            pytest.fail(f"keys left down on the X server after the test: keycodes {down}")
 
 
 @pytest.fixture(scope="module")

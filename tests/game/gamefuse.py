@@ -156,6 +156,30 @@ class Game:
     def press(self, *keys: str) -> None:
         self.session.keys.burst(list(keys))
 
+    def press_until(
+        self, key: str, predicate: Callable[[np.ndarray], bool], frames: float, what: str = ""
+    ) -> np.ndarray:
+        """Hold ``key`` down until a frame satisfies ``predicate``, then let go; that frame.
+
+        For keys whose effect a test knows: a fixed hold is a wall-clock guess that a busy
+        machine can beat (Fuse, run in fits and starts, may take the press and the release
+        in one look at the host keys and never see the key), while a key held until its
+        effect shows cannot be missed. The queued build moves once per press, however long
+        the key is held. The wall-clock bound is ``wait_for``'s."""
+        shown: list[np.ndarray] = []
+
+        def seen(_: int) -> bool:
+            frame = self.frame()
+            if predicate(frame):
+                shown.append(frame)
+            return bool(shown)
+
+        longest_ms = 1000 * (10 * self.wall(frames) + 5.0)
+        self.session.keys.taps_until([key], seen, longest_ms, poll_s=0.002)
+        if not shown:
+            raise AssertionError(f"not seen within {frames} frames of {key!r}: {what or predicate}")
+        return shown[0]
+
     def type(self, text: str) -> None:
         self.session.keys.type_text(text)
 
@@ -223,8 +247,9 @@ class Game:
     def act_at(self, cell: Cell, expect: Board) -> np.ndarray:
         """Move to ``cell``, press SPACE, and wait until the board reads ``expect``."""
         self.move_to(cell)
-        self.press(PROFILE.keys.act)
-        return self.wait_for(lambda f: self.vision.board(f) == expect, 20, f"board\n{expect}")
+        return self.press_until(
+            PROFILE.keys.act, lambda f: self.vision.board(f) == expect, 20, f"board\n{expect}"
+        )
 
 
 def movie_frames(fmf: Path, out_dir: Path) -> list[np.ndarray]:

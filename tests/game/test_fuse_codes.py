@@ -28,8 +28,9 @@ def test_codes_after_every_fifth_level_then_the_final_score(xserver, easy_build)
             assert game.field("level", frame) == f"{level:03d}"
             assert game.field("score", frame) == f"{score:06d}"
             game.move_to(target_cell(level))
-            game.press("space")
-            between = game.wait_for(lambda f: not game.vision.level_shown(f), 10, "transition")
+            between = game.press_until(
+                "space", lambda f: not game.vision.level_shown(f), 10, "transition"
+            )
             score += 100 + 10 * int(game.field("time", between))
             assert game.field("score", between) == f"{score:06d}"
             if level % 5:

@@ -50,10 +50,10 @@ def test_each_control_choice(xserver, roomy_build, control):
             expect_cursor(game, (2, 3))
             game.press(left, up)
             expect_cursor(game, (1, 2))
-            game.press(place)
-            game.wait_for(lambda f: game.vision.board(f) == act(EMPTY, (1, 2)), 12, "stone")
-            game.press("r")
-            game.wait_for(lambda f: game.vision.board(f) == EMPTY, 12, "taken back")
+            game.press_until(
+                place, lambda f: game.vision.board(f) == act(EMPTY, (1, 2)), 12, "stone"
+            )
+            game.press_until("r", lambda f: game.vision.board(f) == EMPTY, 12, "taken back")
         if control == "4":  # Fuse turns the PC's arrow keys into CAPS SHIFT + 5..8
             game.press("Right", "Down", "Left")
             expect_cursor(game, (2, 2))
@@ -64,8 +64,7 @@ def test_each_control_choice(xserver, roomy_build, control):
         game.press("space")
         cell = (1, 3) if keys else (1, 2)
         game.wait_for(lambda f: game.vision.board(f) == act(EMPTY, cell), 12, "stone")
-        game.press("r")
-        game.wait_for(lambda f: game.vision.board(f) == EMPTY, 12, "taken back")
+        game.press_until("r", lambda f: game.vision.board(f) == EMPTY, 12, "taken back")
     finally:
         game.close()
 

@@ -35,9 +35,11 @@ def test_pixel_facts_at_every_cursor_cell_and_between_levels(xserver, roomy_buil
         assert game.vision.preview(frame) == LEVELS.boards[0]
         visited = []
         for cell, key in serpentine():
+            at = lambda f, c=cell: game.vision.cursor_candidates(f) == [c]  # noqa: E731
             if key:
-                game.press(key)
-            game.wait_for(lambda f, c=cell: game.vision.cursor_candidates(f) == [c], 20, cell)
+                game.press_until(key, at, 20, cell)
+            else:
+                game.wait_for(at, 20, cell)
 
             def check(frame, cell=cell):
                 assert game.vision.cursor_candidates(frame) == [cell]
@@ -51,8 +53,9 @@ def test_pixel_facts_at_every_cursor_cell_and_between_levels(xserver, roomy_buil
             board = act(board, cell)
             game.act_at(cell, board)
         game.move_to(LEVEL_1_PLAN[-1])
-        game.press("space")
-        between = game.wait_for(lambda f: not game.vision.level_shown(f), 10, "transition")
+        between = game.press_until(
+            "space", lambda f: not game.vision.level_shown(f), 10, "transition"
+        )
         marker = game.vision.block(between, PROFILE.geometry.preview.cell_origin(6, 1), 8)
         assert (marker == marker[0, 0]).all()
         frame = game.wait_level(LAYOUT.timing["transition_frames"] + 20)

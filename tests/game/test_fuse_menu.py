@@ -41,13 +41,11 @@ def test_menu_shows_its_options_and_the_defaults(game):
 
 @pytest.mark.parametrize(("key", "expected"), [("1", "*   "), ("3", "  * "), ("4", "   *")])
 def test_1_to_4_choose_one_control(game, key, expected):
-    game.press(key)
-    game.wait_for(lambda f: markers(game, f) == expected, 10, expected)
+    game.press_until(key, lambda f: markers(game, f) == expected, 10, expected)
 
 
 def test_2_chooses_the_keyboard_again(game):
-    game.press("2")
-    game.wait_for(lambda f: markers(game, f) == " *  ", 10, "keyboard")
+    game.press_until("2", lambda f: markers(game, f) == " *  ", 10, "keyboard")
 
 
 def test_5_toggles_the_sound(game):

@@ -149,8 +149,8 @@ def test_r_takes_back_the_last_stone_again_and_again(game):
         boards.append(act(boards[-1], cell))
     game.move_to((4, 7))  # R works wherever the cursor is
     for expected in reversed(boards[:-1]):
-        game.press("r")
-        game.wait_for(lambda f, b=expected: game.vision.board(f) == b, 20, f"board\n{expected}")
+        shows = lambda f, b=expected: game.vision.board(f) == b  # noqa: E731
+        game.press_until("r", shows, 20, f"board\n{expected}")
     game.press("r")
     assert game.vision.board(game.settle()) == EMPTY
     assert game.cursor() == (4, 7)
@@ -164,8 +164,9 @@ def test_level_2_is_completed_by_a_plan(game):
         board = act(board, cell)
         game.act_at(cell, board)
     game.move_to(plan[-1])
-    game.press("space")
-    transition = game.wait_for(lambda f: not game.vision.level_shown(f), 10, "the transition")
+    transition = game.press_until(
+        "space", lambda f: not game.vision.level_shown(f), 10, "the transition"
+    )
     seconds_left = int(game.field("time", transition))
     assert int(game.field("score", transition)) == score + 100 + 10 * seconds_left
     frame = game.wait_level(frames=LAYOUT.timing["transition_frames"] + 20)
