@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from bot.errors import GaveUp, Unreadable
@@ -118,11 +118,16 @@ class GameEntry:
             yield
 
     # -- between levels ---------------------------------------------------------------------
-    def wait_transition(self, timeout_frames: float = 100) -> None:
-        """After the last stone: wait for the level to leave the screen, then skip the
-        screens the profile says may be skipped (a code screen) once they are shown,
-        learning the code a code screen shows."""
+    def wait_transition(
+        self, timeout_frames: float = 100, meanwhile: Callable[[], None] | None = None
+    ) -> None:
+        """After the last stone: wait for the level to leave the screen, run ``meanwhile``
+        (planning the next level while the game draws), then skip the screens the
+        profile says may be skipped (a code screen) once they are shown, learning the
+        code a code screen shows."""
         self.env.wait_for(lambda o: not o.level_shown, timeout_frames)
+        if meanwhile is not None:
+            meanwhile()
         skip = self.profile.screens.skip if self.profile.screens else {}
         if not skip:
             return

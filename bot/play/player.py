@@ -18,6 +18,7 @@ from functools import partial
 
 from bot.errors import LevelFailed, LevelGone, Unreadable
 from bot.play.env import EnvWrapper, Expectation, LogoEnv, Observation, StepResult
+from bot.play.plan_ahead import PlanAhead, plan_ahead
 from bot.profile import Keys, Profile
 from solvers.board import Board, Cell, act
 from solvers.cursor import alternating, moves, walk
@@ -84,6 +85,8 @@ class Player:
         self.settle = settle_frames if settle_frames is not None else profile.timing.settle_frames
         self.max_corrections = max_corrections
         self.recent: Observation | None = None  # the last step's observation
+        self.start_cursor: Cell | None = None  # where the cursor began the last level
+        self.ahead: PlanAhead | None = None  # the next level's plan, made before it shows
         t = profile.timing
         # a game that repeats a held key: (delay, every) in frames, from the profile or
         # the key probe; a long straight move may then be one held key
@@ -204,9 +207,21 @@ class Player:
         shown = f" (the screen shows: {obs.screen.replace('_', ' ')})" if obs and obs.screen else ""
         raise LevelFailed(f"no level appeared on screen within {timeout_s:.0f} s{shown}", obs)
 
+    def plan_ahead(self, target: Board) -> None:
+        """Plan ``target`` before its level shows (while the game draws its transition),
+        from the cell the cursor began the last level at; the level uses the plan when
+        it shows that target with the cursor there (``bot.play.plan_ahead``)."""
+        self.ahead = None
+        if self.start_cursor is not None:
+            with self.env.spent.on("planning"):
+                self.ahead = plan_ahead(target, self.start_cursor, self.keys.wrap)
+
     def read_target(self, first: Observation, rereads: int = 5) -> Board:
-        """The target, re-read on later frames when it does not solve."""
+        """The target, re-read on later frames when it does not solve (a target planned
+        ahead solves)."""
         target = first.target
+        if self.ahead is not None and self.ahead.target == target:
+            return target
         for _ in range(rereads):
             with self.env.spent.on("planning"):
                 verdict = solve(target)
@@ -291,9 +306,13 @@ class Player:
         self.env.note("target", target=str(target), cursor=cursor)
         board = first.board
         planning = time.monotonic()
+        ahead, self.ahead, planned_ahead = self.ahead, None, False
         if board.stone_count:  # a level someone else began: finish it from its board
             board, cursor, ordering, taken = self.pick_up(target, board, cursor)
+        elif ahead is not None and ahead.fits(target, cursor):
+            ordering, taken, planned_ahead = ahead.ordering, 0, True
         else:
+            self.start_cursor = cursor
             with self.env.spent.on("planning"):
                 ordering = fewest_presses(target, start=cursor, wrap=self.keys.wrap)
             taken = 0
@@ -306,7 +325,10 @@ class Player:
         if taken:
             report.corrections["taken_back"] += taken
         report.plan_seconds = time.monotonic() - planning
-        self.env.note("plan", plan=plan, presses=presses, lower_bound=bound, optimal=optimal)
+        ahead_note = {"ahead": True} if planned_ahead else {}
+        self.env.note(
+            "plan", plan=plan, presses=presses, lower_bound=bound, optimal=optimal, **ahead_note
+        )
         states = [board]
         for cell in plan:
             states.append(act(states[-1], cell))

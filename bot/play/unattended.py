@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
+from functools import partial
 from pathlib import Path
 
 from bot.errors import EmulatorError, LevelFailed, MenuFailed, Unreadable
@@ -30,6 +31,7 @@ from bot.play.env import EnvWrapper, LogoEnv, Observation
 from bot.play.failures import Failures
 from bot.play.focus_messages import FocusMessages
 from bot.play.key_probe import KeyProbe
+from bot.play.plan_ahead import level_targets
 from bot.play.player import LevelReport, Player
 from bot.play.progress import Progress
 from bot.play.recovery import Recovery
@@ -72,6 +74,7 @@ class Walkthrough:
         self.level_timeout_s = level_timeout_s or max(10.0, 750 * session.frame_s)
         self.report = RunReport(first, last)
         self.player = Player(env, profile)
+        self.targets = level_targets(profile)  # the level file's, to plan a level ahead
         self.recovery = Recovery(session, env, profile)
         self.entry = GameEntry(session, env, profile, name or profile.start.name, self.report)
         self.failures = Failures(
@@ -110,6 +113,12 @@ class Walkthrough:
             self.player.play_level(obs)
             self.entry.wait_transition()
             shown += 1
+
+    def plan_ahead(self, level: int) -> None:
+        """Plan ``level`` from the level file while the game draws its transition."""
+        target = self.targets.get(level)
+        if target is not None:
+            self.player.plan_ahead(target)
 
     def confirm_level(self, obs: Observation, expected: int) -> int:
         """The level number the panel shows (when the profile can read it), else
@@ -151,7 +160,7 @@ class Walkthrough:
                     with spent.phase("transition"):
                         if done_before:
                             done_before = False
-                            self.entry.wait_transition()
+                            self.entry.wait_transition(meanwhile=partial(self.plan_ahead, level))
                     if enter:
                         with spent.phase("start"):
                             level, enter = self.enter(level), False

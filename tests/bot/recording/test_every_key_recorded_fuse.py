@@ -42,3 +42,6 @@ def test_the_xtest_key_events_sent_are_the_keys_recorded(xserver, tmp_path, monk
     held = [e for e in probe if e.get("held")]
     assert len(held) == sum(row[0] == "repeat" for row in found["trials"])
     assert all({"hold_ms", "gap_ms", "rollover"} <= e.keys() for e in probe if not e.get("held"))
+    # level 2 was planned from the level file while the game drew the transition
+    plans = [e for e in events if e["event"] == "plan"]
+    assert [e.get("ahead", False) for e in plans] == [False, True]

@@ -1,0 +1,54 @@
+"""Plans made before their level shows.
+
+While the game draws the transition after a level, the bot has nothing to do but watch:
+it plans the level that the profile's level file says comes next, from the cell the
+cursor started the last level at. The plan is used only when the screen then shows that
+very target with the cursor on that cell; otherwise the level is planned as it shows.
+What the bot plays is still what it reads: the level file only says what to plan early.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from bot.profile import Profile
+from solvers.board import Board, Cell
+from solvers.levels import LevelFormatError, load_level_list
+from solvers.order import Ordering, fewest_presses
+from solvers.planner import Unsolvable
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class PlanAhead:
+    """An ordering made for ``target`` from ``cursor`` before the level showed."""
+
+    target: Board
+    cursor: Cell
+    ordering: Ordering
+
+    def fits(self, target: Board, cursor: Cell) -> bool:
+        return target == self.target and cursor == self.cursor
+
+
+def level_targets(profile: Profile) -> dict[int, Board]:
+    """Level number -> target from the profile's level file; none without one (the
+    original's profile) or when it cannot be read (the codes say why, elsewhere)."""
+    levels_file = profile.game.get("levels")
+    if not levels_file:
+        return {}
+    try:
+        return {lv.number: lv.board for lv in load_level_list(profile.resolve(levels_file))}
+    except (LevelFormatError, OSError) as exc:
+        log.debug("no targets to plan ahead: %s", exc)
+        return {}
+
+
+def plan_ahead(target: Board, cursor: Cell, wrap: bool) -> PlanAhead | None:
+    """The fewest-presses ordering for ``target`` from ``cursor``; None when it has none."""
+    try:
+        return PlanAhead(target, cursor, fewest_presses(target, start=cursor, wrap=wrap))
+    except Unsolvable:
+        return None
