@@ -123,6 +123,10 @@ class Pace:
         ordered["unmeasured"] = max(0.0, self.wall - measured) if self.spent else 0.0
         return ordered
 
+    def part(self, phase: str, part: str) -> float:
+        """Seconds of one part of a phase (planning ahead, in the transitions)."""
+        return float(((self.spent.get(phase) or {}).get("parts") or {}).get(part, 0.0))
+
     def count(self, phase: str, part: str) -> int:
         return int(((self.spent.get(phase) or {}).get("counts") or {}).get(part, 0))
 
@@ -200,6 +204,10 @@ def breakdown_table(rows: list[Pace]) -> str:
             for p in rows
         ]
         out.append("| of the transitions, the game's own | " + " | ".join(cells) + " |")
+    ahead = [p.part("transition", "planning") for p in rows]
+    if any(ahead):
+        cells = [_cell(s, p.keys, p.wall) for s, p in zip(ahead, rows, strict=True)]
+        out.append("| of the transitions, planning the next level | " + " | ".join(cells) + " |")
     return "\n".join(out)
 
 

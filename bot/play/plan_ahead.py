@@ -10,6 +10,7 @@ What the bot plays is still what it reads: the level file only says what to plan
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 
 from bot.profile import Profile
@@ -23,11 +24,13 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class PlanAhead:
-    """An ordering made for ``target`` from ``cursor`` before the level showed."""
+    """An ordering made for ``target`` from ``cursor`` before the level showed, in
+    ``seconds``."""
 
     target: Board
     cursor: Cell
     ordering: Ordering
+    seconds: float = 0.0
 
     def fits(self, target: Board, cursor: Cell) -> bool:
         return target == self.target and cursor == self.cursor
@@ -48,7 +51,9 @@ def level_targets(profile: Profile) -> dict[int, Board]:
 
 def plan_ahead(target: Board, cursor: Cell, wrap: bool) -> PlanAhead | None:
     """The fewest-presses ordering for ``target`` from ``cursor``; None when it has none."""
+    started = time.monotonic()
     try:
-        return PlanAhead(target, cursor, fewest_presses(target, start=cursor, wrap=wrap))
+        ordering = fewest_presses(target, start=cursor, wrap=wrap)
     except Unsolvable:
         return None
+    return PlanAhead(target, cursor, ordering, time.monotonic() - started)

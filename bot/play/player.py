@@ -216,6 +216,13 @@ class Player:
             with self.env.spent.on("planning"):
                 self.ahead = plan_ahead(target, self.start_cursor, self.keys.wrap)
 
+    def take_ahead(self, target: Board, cursor: Cell, board: Board) -> PlanAhead | None:
+        """The plan made ahead, when it fits the level as it shows: that target, the
+        cursor on its cell, no stone yet. A plan ahead serves one level either way."""
+        ahead, self.ahead = self.ahead, None
+        fits = ahead is not None and not board.stone_count and ahead.fits(target, cursor)
+        return ahead if fits else None
+
     def read_target(self, first: Observation, rereads: int = 5) -> Board:
         """The target, re-read on later frames when it does not solve (a target planned
         ahead solves)."""
@@ -306,11 +313,11 @@ class Player:
         self.env.note("target", target=str(target), cursor=cursor)
         board = first.board
         planning = time.monotonic()
-        ahead, self.ahead, planned_ahead = self.ahead, None, False
+        ahead = self.take_ahead(target, cursor, board)
         if board.stone_count:  # a level someone else began: finish it from its board
             board, cursor, ordering, taken = self.pick_up(target, board, cursor)
-        elif ahead is not None and ahead.fits(target, cursor):
-            ordering, taken, planned_ahead = ahead.ordering, 0, True
+        elif ahead is not None:
+            ordering, taken = ahead.ordering, 0
         else:
             self.start_cursor = cursor
             with self.env.spent.on("planning"):
@@ -324,11 +331,10 @@ class Player:
         report.keys_sent += taken
         if taken:
             report.corrections["taken_back"] += taken
-        report.plan_seconds = time.monotonic() - planning
-        ahead_note = {"ahead": True} if planned_ahead else {}
-        self.env.note(
-            "plan", plan=plan, presses=presses, lower_bound=bound, optimal=optimal, **ahead_note
-        )
+        report.plan_seconds = ahead.seconds if ahead else time.monotonic() - planning
+        made = {"ahead": True} if ahead else {}  # planned while the transition was drawn
+        note = {"presses": presses, "lower_bound": bound, "optimal": optimal, **made}
+        self.env.note("plan", plan=plan, **note)
         states = [board]
         for cell in plan:
             states.append(act(states[-1], cell))

@@ -112,3 +112,13 @@ def test_the_pace_goals_pass_and_fail_on_the_ratio_the_corrections_and_the_wall(
     assert wrong[1] == ", PASS 100 levels under 8:45 (8:20)"
     assert len(pace_goals(figures(200, 21.0, 30.0), 10)) == 1, "no wall goal for 10 levels"
     assert pace_goals(figures(400, 9.0, 100.0), 100) == [], "no goal at 400 %"
+
+
+def test_planning_ahead_in_the_transitions_gets_its_own_row():
+    lines = breakdown_table([Pace.from_run_json(run_json())]).splitlines()
+    assert not any("planning the next level" in line for line in lines)  # none spent
+    data = run_json()
+    data["time_spent"]["transition"]["parts"] = {"frame_wait": 3.0, "planning": 1.0}
+    lines = breakdown_table([Pace.from_run_json(data)]).splitlines()
+    ahead = next(line for line in lines if "planning the next level" in line)
+    assert "1.00 s, 10.00 ms, 10 %" in ahead
