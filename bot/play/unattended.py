@@ -7,7 +7,8 @@ and enter again. The parts it calls live in their own modules; read them in this
 - ``bot.play.entering`` (``GameEntry``): the start sequence typed through the menus
   (``bot.play.menus``, where the run's first key is pressed with ``env.step``) and the
   screens between two levels;
-- ``bot.play.player``: one level, planned, pressed and checked;
+- ``bot.play.player``: one level, planned, pressed and checked; ``bot.play.plan_ahead``:
+  the next level planned from the level file while the game draws the transition;
 - ``bot.play.failures`` and ``bot.play.recovery``: what follows a failed level;
 - ``bot.play.timing``: the speed measured on an attached Fuse, the key probe, and the
   timing lengthened when presses go wrong;
