@@ -15,6 +15,7 @@ from pathlib import Path
 import mss
 import numpy as np
 import pytest
+from Xlib.error import XError
 
 from bot import processes
 from bot.fuse.emulator import OPENSE_ROM
@@ -100,6 +101,20 @@ def fuse_window(wayland: WaylandDesktop) -> int:
         dpy.close()
 
 
+def click_fuse(wayland: WaylandDesktop, process: subprocess.Popen) -> bool | None:
+    """Click the Fuse window: True once it has the focus, False if it never gets it;
+    None when the run finished first (the focus came back to Fuse without the click and
+    the bot played on, then stopped Fuse), judged by the bot's exit status."""
+    try:
+        return wayland.click(fuse_window(wayland))
+    except (XError, AssertionError):  # the window gone, or no longer found
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("the Fuse window went away while the bot still ran") from None
+        return None if process.returncode == 0 else False
+
+
 def test_another_x_client_with_the_focus_pauses_the_bot_until_fuse_is_clicked(wayland, tmp_path):
     """A second X client's window appears mid-level (weston gives it the focus) and
     stays 3 s: the bot presses no key there, never takes the focus, and says to click
@@ -110,7 +125,9 @@ def test_another_x_client_with_the_focus_pauses_the_bot_until_fuse_is_clicked(wa
     first made it work in 2 of 3 runs, against rarely with the window still open): then
     the run must end at --focus-timeout, exit 6, having waited without pressing a key."""
     root = tmp_path / "runs"
-    argv = ["walkthrough", "--levels", "1", "--display", wayland.display, "--speed", "200"]
+    # two levels: the bot is still playing when the other window comes, however slowly a
+    # busy machine starts it
+    argv = ["walkthrough", "--levels", "1-2", "--display", wayland.display, "--speed", "200"]
     argv += ["--video-dir", str(root), "--no-video", "--focus-timeout", "8"]
     with bot_process(argv, watchdog_s=180, env=session_env(wayland)) as process:
         deadline = time.monotonic() + 120
@@ -121,7 +138,7 @@ def test_another_x_client_with_the_focus_pauses_the_bot_until_fuse_is_clicked(wa
         with FocusThief(wayland.display, tmp_path / "keys.jsonl") as thief:
             time.sleep(3)  # the person looks at another window for 3 s
         received = thief.events()  # then closes it
-        clicked = wayland.click(fuse_window(wayland))  # and clicks Fuse
+        clicked = click_fuse(wayland, process)  # and clicks Fuse
         _, err = process.communicate(timeout=150)
     # no press ever reaches the other window (a lone release, which types nothing, did
     # once in about twenty runs: the bot's key was down as the focus moved)
@@ -129,14 +146,14 @@ def test_another_x_client_with_the_focus_pauses_the_bot_until_fuse_is_clicked(wa
     assert "click the Fuse window to go on" in err
     (folder,) = list(root.iterdir())
     assert "click the Fuse window to go on" in (folder / "run.log").read_text()
-    check = check_folder(folder, status="complete" if clicked else "failed")
+    check = check_folder(folder, status="failed" if clicked is False else "complete")
     assert check.ok, check.problems
     paused = [e for e in check.events if e["event"] == "focus_paused"]
     regained = [e for e in check.events if e["event"] == "focus_regained"]
     assert paused and all(e["how"] == "returned" for e in regained), "never taken back"
-    if clicked:
+    if clicked is not False:  # clicked, or the focus came back as the other window closed
         assert process.returncode == 0, err
-        assert_levels_done(check.run, 1)
+        assert_levels_done(check.run, 2)
         assert regained
     else:
         assert process.returncode == 6, err
