@@ -4,23 +4,28 @@ from __future__ import annotations
 
 from bot.errors import InputError, UsageError
 from bot.profile import Profile
-from solvers.levels import LevelFormatError, load_level_list
+from solvers.levels import Level, LevelFormatError, load_level_list
+
+
+def level_list(profile: Profile) -> list[Level]:
+    """The levels of the profile's level file (none without one, as the original's
+    profile); a file that cannot be read is an ``InputError`` that says what to do."""
+    levels_file = profile.game.get("levels")
+    if not levels_file:
+        return []
+    try:
+        return load_level_list(profile.resolve(levels_file))
+    except LevelFormatError as exc:
+        raise InputError(
+            f"cannot read the codes: {exc}",
+            hint="fix the level file where it says (its format: docs/levels.md), or "
+            "point the profile at a good one with --set game.levels=FILE",
+        ) from None
 
 
 def code_table(profile: Profile) -> dict[int, str]:
     """Level number -> code; the profile's ``[codes]`` entries win over the level file."""
-    table: dict[int, str] = {}
-    levels_file = profile.game.get("levels")
-    if levels_file:
-        try:
-            levels = load_level_list(profile.resolve(levels_file))
-        except LevelFormatError as exc:
-            raise InputError(
-                f"cannot read the codes: {exc}",
-                hint="fix the level file where it says (its format: docs/levels.md), or "
-                "point the profile at a good one with --set game.levels=FILE",
-            ) from None
-        table.update({lv.number: lv.meta["code"] for lv in levels if "code" in lv.meta})
+    table = {lv.number: lv.meta["code"] for lv in level_list(profile) if "code" in lv.meta}
     for level, code in profile.data.get("codes", {}).items():
         table[int(level)] = str(code).upper()
     return table

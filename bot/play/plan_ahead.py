@@ -9,17 +9,14 @@ What the bot plays is still what it reads: the level file only says what to plan
 
 from __future__ import annotations
 
-import logging
 import time
 from dataclasses import dataclass
 
+from bot.play.codes import level_list
 from bot.profile import Profile
 from solvers.board import Board, Cell
-from solvers.levels import LevelFormatError, load_level_list
 from solvers.order import Ordering, fewest_presses
 from solvers.planner import Unsolvable
-
-log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -37,16 +34,9 @@ class PlanAhead:
 
 
 def level_targets(profile: Profile) -> dict[int, Board]:
-    """Level number -> target from the profile's level file; none without one (the
-    original's profile) or when it cannot be read (the codes say why, elsewhere)."""
-    levels_file = profile.game.get("levels")
-    if not levels_file:
-        return {}
-    try:
-        return {lv.number: lv.board for lv in load_level_list(profile.resolve(levels_file))}
-    except (LevelFormatError, OSError) as exc:
-        log.debug("no targets to plan ahead: %s", exc)
-        return {}
+    """Level number -> target from the profile's level file (``codes.level_list``); none
+    without one (the original's profile)."""
+    return {lv.number: lv.board for lv in level_list(profile)}
 
 
 def plan_ahead(target: Board, cursor: Cell, wrap: bool) -> PlanAhead | None:
