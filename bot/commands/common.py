@@ -85,9 +85,13 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--keys",
         dest="key_backend",
-        choices=("xtest", "pyautogui"),
-        default="xtest",
-        help="how keys are sent (default: XTest through python-xlib)",
+        choices=("window", "xtest", "pyautogui"),
+        default="window",
+        help=(
+            "how keys are sent: window (default) addresses each event to Fuse's window, so "
+            "no key can reach another one, even on a Wayland desktop; xtest and pyautogui "
+            "type as a keyboard would, into the window with the focus (checked first)"
+        ),
     )
     group.add_argument(
         "--no-take-focus",

@@ -28,6 +28,7 @@ from bot.x11.grab import Grabber, open_grabber
 from bot.x11.keys import KeyDriver, KeyTiming, XTestKeys
 from bot.x11.title_speed import TitleSpeed, frames_per_s
 from bot.x11.window import build_of, window_pid
+from bot.x11.window_keys import WindowKeys
 from bot.x11.xwayland import DisplayType, portal_note
 
 OPENSE_PAPER = (192, 192, 192)  # BASIC's white paper: the ROM is ready for typing
@@ -46,7 +47,7 @@ class SessionOptions:
     snapshot: Path | None = None
     tape: Path | None = None
     rom: Path | None = None
-    key_backend: str = "xtest"
+    key_backend: str = "window"
     take_focus: bool = True  # take the focus back after focus_grace_s, or pause until it returns
     focus_grace_s: float = 1.0
     focus_timeout_s: float | None = None  # then FocusLost (exit 6); None: wait for ever
@@ -504,13 +505,17 @@ def make_keys(
     timing: KeyTiming,
     policy: FocusPolicy | None = None,
 ) -> XTestKeys:
-    """The key driver chosen by ``options.key_backend`` (xtest or pyautogui)."""
+    """The key driver chosen by ``options.key_backend`` (window, xtest or pyautogui)."""
     if options.key_backend == "pyautogui":
         from bot.x11.keys_pyautogui import PyAutoGuiKeys
 
         return PyAutoGuiKeys(display, window_id, timing, options.take_focus, policy)
+    if options.key_backend == "window":
+        return WindowKeys(display, window_id, timing, options.take_focus, policy)
     if options.key_backend != "xtest":
-        raise EmulatorError(f"unknown key backend {options.key_backend!r} (xtest or pyautogui)")
+        raise EmulatorError(
+            f"unknown key backend {options.key_backend!r} (window, xtest or pyautogui)"
+        )
     return XTestKeys(display, window_id, timing, options.take_focus, policy)
 
 

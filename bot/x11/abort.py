@@ -125,8 +125,12 @@ class AbortHotkey:
             # The keys are held on the game's display, which may not be this one.
             dpy = self.dpy if game_display == self.display else open_display(game_display)
             try:
-                for code in held:
-                    send_guarded(dpy, window, code, False)
+                release_on = getattr(driver, "release_on", None)
+                if release_on is not None:
+                    release_on(dpy, held)
+                else:
+                    for code in held:
+                        send_guarded(dpy, window, code, False)
             finally:
                 if dpy is not self.dpy:
                     dpy.close()

@@ -396,6 +396,7 @@ def send_guarded(
     ancestry: FocusAncestry | None = None,
     sync: bool = True,
     let_go: tuple[int, Callable[[], None] | None] | None = None,
+    targeted: bool = False,
 ) -> bool:
     """One key event that only ``window_id`` can receive, on connection ``dpy``.
 
@@ -412,6 +413,9 @@ def send_guarded(
     ``let_go`` (keycode, deliver) is a key to release first, under the same grab and the
     same check, as any release (a rollover: one key goes up as the next goes down, for
     one check and one round trip where two of each were needed).
+
+    ``targeted``: ``deliver`` sends to ``window_id`` only (``bot.x11.window_keys``), so
+    a release goes there whatever has the focus.
     """
     with critical(), server_grabbed(dpy, sync):
         focus = focus_id(dpy)  # a round trip: every event sent before it is in
@@ -434,6 +438,12 @@ def send_guarded(
         releases = ([let_go[0]] if let_go is not None else []) + ([] if down else [keycode])
         if not releases:
             return False
+        if targeted:
+            if let_go is not None:
+                _fake(dpy, let_go[0], False, let_go[1])
+            if not down:
+                _fake(dpy, keycode, False, deliver)
+            return not down
         root = dpy.screen().root
         grab = root.grab_keyboard(False, X.GrabModeAsync, X.GrabModeAsync, X.CurrentTime)
         for code in releases:
@@ -463,6 +473,9 @@ class XTestKeys(KeyDriver):
     exception in the middle of a request (a Ctrl-C there could leave the server grabbed).
     """
 
+    needs_xtest = True
+    targeted = False  # an XTest event goes where the focus is: see ``send_guarded``
+
     def __init__(
         self,
         display: str,
@@ -474,7 +487,7 @@ class XTestKeys(KeyDriver):
         super().__init__(timing)
         self.display = display
         self._dpy = open_display(display)
-        if not self._dpy.has_extension("XTEST"):
+        if self.needs_xtest and not self._dpy.has_extension("XTEST"):
             raise DisplayError(f"the X display {display} has no XTEST extension")
         self.window_id = window_id
         self._window = self._dpy.create_resource_object("window", window_id)
@@ -613,6 +626,7 @@ class XTestKeys(KeyDriver):
             self._grab_watch,
             self._ancestry,
             self.sync_events,
+            targeted=self.targeted,
         )
 
     def _send_roll(self, up: str, key: str) -> bool:
@@ -631,10 +645,17 @@ class XTestKeys(KeyDriver):
             self._ancestry,
             self.sync_events,
             let_go=(up_code, lambda: self._deliver(up, up_code, False)),
+            targeted=self.targeted,
         )
 
     def _deliver(self, key: str, code: int, down: bool) -> None:
         xtest.fake_input(self._dpy, X.KeyPress if down else X.KeyRelease, code)
+
+    def release_on(self, dpy: xdisplay.Display, codes: list[int]) -> None:
+        """Release ``codes`` from another connection (the abort key's thread), each under
+        the same focus check as any release."""
+        for code in codes:
+            send_guarded(dpy, self.window_id, code, False)
 
     def close(self) -> None:
         """Release every key and close the connection; again, nothing happens (as for the

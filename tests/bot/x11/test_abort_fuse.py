@@ -41,7 +41,9 @@ def bot(xserver, tmp_path):
     watchdog kills it if it hangs (a hung bot holding an X grab would hang the test)."""
     args = ["walkthrough", "--levels", "1-3", "--speed", "200", "--display", xserver.display]
     args += ["--video-dir", str(tmp_path), "--set", "timing.hold_ms={ 200 = 300 }"]
-    with bot_process([*args, "--abort-key", "F12"]) as process:
+    # XTest keys: the server's key map shows them down (keys sent to Fuse's window, the
+    # default, never touch it; tests/bot/x11/test_window_keys.py releases those)
+    with bot_process([*args, "--keys", "xtest", "--abort-key", "F12"]) as process:
         yield process
 
 

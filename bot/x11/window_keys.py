@@ -1,0 +1,114 @@
+"""Key events addressed to Fuse's window (``XSendEvent``): no other window can receive them.
+
+An XTest event goes where the X server sends real keys: to the window with the focus, or
+to a client that grabs the keyboard. The bot checks the focus with the server grabbed and
+only then sends it, which is safe on a plain X server, where nothing moves the focus while
+the server is grabbed. Under XWayland the compositor moves it anyway (measured on weston
+10 and XWayland 22: the focus went to None inside another client's server grab), so a
+press checked with Fuse focused could still land in the window that took the focus a
+moment later. An event sent to Fuse's window goes to Fuse whatever has the focus and
+whoever grabs the keyboard. Fuse takes such events (fuse-sdl and fuse-gtk, measured).
+
+The focus is still checked before every press, as with XTest: a person working in another
+window pauses the bot. A release always goes to Fuse, where the key was pressed.
+"""
+
+from __future__ import annotations
+
+import time
+
+from Xlib import X
+from Xlib import display as xdisplay
+from Xlib.protocol import event as xevent
+
+from bot.x11.focus import FocusPolicy
+from bot.x11.keys import DEFAULT_TIMING, KeyTiming, XTestKeys
+
+# the modifier masks of the 8 rows of the X modifier mapping (Shift, Lock, Control, Mod1-5)
+MODIFIER_MASKS = (
+    X.ShiftMask,
+    X.LockMask,
+    X.ControlMask,
+    X.Mod1Mask,
+    X.Mod2Mask,
+    X.Mod3Mask,
+    X.Mod4Mask,
+    X.Mod5Mask,
+)
+
+
+def modifier_masks(dpy: xdisplay.Display) -> dict[int, int]:
+    """Keycode -> modifier mask, from the server's modifier mapping."""
+    masks: dict[int, int] = {}
+    for mask, codes in zip(MODIFIER_MASKS, dpy.get_modifier_mapping(), strict=False):
+        for code in codes:
+            if code:
+                masks[code] = masks.get(code, 0) | mask
+    return masks
+
+
+def event_time() -> int:
+    """A millisecond timestamp that grows (SDL 1.2 takes a release and a press of one key
+    less than 2 ms apart for autorepeat)."""
+    return int(time.monotonic() * 1000) & 0xFFFFFFFF
+
+
+def send_key(dpy: xdisplay.Display, window: object, keycode: int, down: bool, state: int) -> None:
+    """One key event sent to the client that made ``window``, and to no other."""
+    kind = xevent.KeyPress if down else xevent.KeyRelease
+    root = dpy.screen().root
+    key = kind(
+        time=event_time(),
+        root=root,
+        window=window,
+        same_screen=1,
+        child=X.NONE,
+        root_x=0,
+        root_y=0,
+        event_x=0,
+        event_y=0,
+        state=state,
+        detail=keycode,
+    )
+    # no event mask: the event goes to the client that made the window, Fuse (fuse-gtk
+    # selects no core key events there: GTK 3 reads keys through XInput 2)
+    window.send_event(key, event_mask=0, propagate=False)  # type: ignore[attr-defined]
+
+
+class WindowKeys(XTestKeys):
+    """Key events sent to Fuse's window, with the focus checks and timing of ``XTestKeys``
+    (without the XTEST extension: the events are the core protocol's)."""
+
+    needs_xtest = False
+    targeted = True  # no event can reach another window: releases need no guard
+
+    def __init__(
+        self,
+        display: str,
+        window_id: int,
+        timing: KeyTiming = DEFAULT_TIMING,
+        take_focus: bool = True,
+        policy: FocusPolicy | None = None,
+    ) -> None:
+        super().__init__(display, window_id, timing, take_focus, policy)
+        self._masks = modifier_masks(self._dpy)
+
+    def _state(self, code: int, down: bool) -> int:
+        """The modifiers down before this event (a modifier's own release includes it)."""
+        state = 0
+        for key in self.held():
+            held = self._codes.get(key)
+            if held is not None and not (down and held == code):
+                state |= self._masks.get(held, 0)
+        return state
+
+    def _deliver(self, key: str, code: int, down: bool) -> None:
+        send_key(self._dpy, self._window, code, down, self._state(code, down))
+
+    def release_on(self, dpy: xdisplay.Display, codes: list[int]) -> None:
+        """Release ``codes`` in Fuse's window from another connection (the abort key's
+        thread), with no modifier state."""
+        window = dpy.create_resource_object("window", self.window_id)
+        for code in codes:
+            send_key(dpy, window, code, False, 0)
+        dpy.sync()
