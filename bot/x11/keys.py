@@ -1,12 +1,15 @@
-"""Pressing Spectrum keys in Fuse with XTest, timed from the actual previous event.
+"""Pressing Spectrum keys in Fuse, timed from the actual previous event: the base driver,
+and the XTest driver whose focus checks the default driver (``window_keys.WindowKeys``,
+events addressed to Fuse's window) keeps.
 
-No key event reaches a window that is not Fuse: each event is sent only after the
-focus is checked, with the X server grabbed so that no other client can move the
-focus between the check and the event. A press while another window has the focus
-is not sent; the ``FocusPolicy`` then waits, takes the focus back or raises
-``FocusLost``. A release is always sent (a held key must not stay down), but when
-Fuse has lost the focus it is swallowed by a keyboard grab of the bot's own, so the
-other window sees nothing (Fuse lets go of its keys when it loses the focus).
+Each event is sent only after the focus is checked, with the X server grabbed so that,
+on a plain X server, no other client can move the focus between the check and the event
+(under XWayland the compositor still can: only ``WindowKeys`` is safe there). A press
+while another window has the focus is not sent; the ``FocusPolicy`` then waits, takes
+the focus back or raises ``FocusLost``. A release is always sent (a held key must not
+stay down), but when Fuse has lost the focus an XTest release is swallowed by a keyboard
+grab of the bot's own, so the other window sees nothing (Fuse lets go of its keys when
+it loses the focus); ``WindowKeys`` sends it to Fuse.
 
 The focus is not enough: an X client holding an active keyboard grab (a screen locker,
 a password prompt) receives every key event whoever has the focus. A ``GrabWatch``
