@@ -450,8 +450,9 @@ def on_xwayland(options: SessionOptions) -> bool:
 
 def found_display(options: SessionOptions, xserver: XServer) -> SessionOptions:
     """``options`` with the display's type; says it (--verbose), and on an XWayland new
-    enough to pass keys through the desktop's remote-control portal, what the person
-    will be asked (in the run's first lines, whatever the verbosity).
+    enough to pass XTest keys through the desktop's remote-control portal, what the person
+    will be asked (in the run's first lines, whatever the verbosity) when the keys are
+    XTest's (``--keys xtest`` or ``pyautogui``; keys sent to Fuse's window are not).
 
     Under XWayland the focus is the compositor's, which undoes an X client's
     SetInputFocus: the bot never takes it (``take_focus`` off), it pauses until the
@@ -459,7 +460,8 @@ def found_display(options: SessionOptions, xserver: XServer) -> SessionOptions:
     log.info("playing on X display %s", xserver.describe())
     if xserver.kind is not DisplayType.XWAYLAND:
         return replace(options, display_type=xserver.kind.value)
-    note = portal_note(xserver.version) if xserver.version else None
+    xtest = options.key_backend != "window"
+    note = portal_note(xserver.version) if xserver.version and xtest else None
     if note is not None:
         log.warning(note)
     if options.take_focus:

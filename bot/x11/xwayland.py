@@ -5,7 +5,8 @@ Fuse runs on it as an X client. Its root window has no picture (rootless: GetIma
 fails with BadMatch), but each top-level window keeps its own; the compositor owns the
 keyboard focus (it undoes an X client's SetInputFocus), and an X focus of None means a
 Wayland window has it. From XWayland 23.2 a compositor may send XTest events through the
-desktop's remote-control portal, which asks the person once per session.
+desktop's remote-control portal, which asks the person once per session (keys sent to
+Fuse's window, the default, are not XTest events).
 """
 
 from __future__ import annotations

@@ -26,8 +26,15 @@ def test_under_xwayland_the_bot_never_takes_the_focus(caplog):
     assert "remote control" not in caplog.text, "no portal before XWayland 23.2"
 
 
-def test_a_new_xwayland_warns_of_the_portal_dialog(caplog):
+def test_a_new_xwayland_warns_of_the_portal_dialog_for_xtest_keys(caplog):
     server = XServer(":7", kind=DisplayType.XWAYLAND, version=(24, 1, 0))
-    found_display(SessionOptions(), server)
+    found_display(SessionOptions(key_backend="xtest"), server)
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1 and "XWayland 24.1.0" in warnings[0] and "allow" in warnings[0]
+
+
+def test_keys_sent_to_fuses_window_need_no_portal(caplog):
+    """XSendEvent is the X server's own delivery: the compositor's portal is not asked."""
+    server = XServer(":7", kind=DisplayType.XWAYLAND, version=(24, 1, 0))
+    found_display(SessionOptions(), server)
+    assert [r for r in caplog.records if r.levelno == logging.WARNING] == []
