@@ -6,6 +6,8 @@ shell inherits SIGINT ignored) and every one ends the run the same way: a
 ``KeyboardInterrupt`` (``Terminated`` for SIGTERM and SIGHUP) that finishes the run
 folder as "aborted" and stops what the bot started, exit 130. Inside a ``critical``
 stretch (a server grab, a press and its bookkeeping) the interrupt waits for its end.
+Only a SIGHUP ignored from the start is left ignored: ``nohup logo-bot ...`` asks the run
+to outlive its terminal.
 """
 
 from __future__ import annotations
@@ -68,8 +70,11 @@ def on_signal(signum: int, frame: object = None) -> None:
 
 
 def install() -> None:
-    """Take SIGINT, SIGTERM and SIGHUP with ``on_signal`` (main thread only)."""
+    """Take SIGINT, SIGTERM and SIGHUP with ``on_signal`` (main thread only); a SIGHUP
+    ignored already (nohup) stays ignored."""
     for signum in SIGNALS:
+        if signum == signal.SIGHUP and signal.getsignal(signum) == signal.SIG_IGN:
+            continue
         signal.signal(signum, on_signal)
 
 

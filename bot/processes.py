@@ -32,15 +32,26 @@ def _libc() -> Any | None:
 
 
 _LIBC = _libc()
+if _LIBC is not None:
+    _LIBC.signal.argtypes = [ctypes.c_int, ctypes.c_void_p]
+    _LIBC.signal.restype = ctypes.c_void_p
+
+# A signal ignored by the bot (nohup ignores SIGHUP, a shell's background job SIGINT)
+# stays ignored across exec: its programs get each back to the default, so that the
+# death signal and the bot's own stop signals end them.
+DEFAULT_SIGNALS = (signal.SIGHUP, signal.SIGINT, signal.SIGTERM)
 
 
 def dies_with_parent(death_signal: int) -> Callable[[], None]:
-    """A ``preexec_fn`` that asks the kernel for ``death_signal`` when the parent ends,
-    and exits at once when the parent has already ended (the race the kernel leaves)."""
+    """A ``preexec_fn`` that asks the kernel for ``death_signal`` when the parent ends
+    (with the stop signals at their default: ``DEFAULT_SIGNALS``), and exits at once when
+    the parent has already ended (the race the kernel leaves)."""
     parent = os.getpid()
 
     def arrange() -> None:
         if _LIBC is not None:
+            for signum in DEFAULT_SIGNALS:  # libc's: any thread may start a program
+                _LIBC.signal(int(signum), None)  # SIG_DFL
             _LIBC.prctl(PR_SET_PDEATHSIG, int(death_signal), 0, 0, 0)
         if os.getppid() != parent:
             os._exit(1)

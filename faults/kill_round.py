@@ -172,6 +172,11 @@ class RoundOptions:
         return args + list(self.extra)
 
 
+def default_stop_signals() -> None:
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
+
+
 class Bot:
     """The running walkthrough and what can be seen of it: events, run.log, stderr."""
 
@@ -190,8 +195,9 @@ class Bot:
             cwd=ROOT,
             env=env,
             start_new_session=True,  # a Ctrl-C meant for the benchmark is not the round's
-            # as a shell's foreground job: SIGINT not ignored before logo-bot takes it
-            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+            # as a shell's foreground job: no stop signal ignored before logo-bot takes it
+            # (nor SIGHUP by a nohup that started the benchmark: logo-bot keeps that one)
+            preexec_fn=default_stop_signals,
         )
         self.started = time.monotonic()
         self.watch = ProcessWatch(self.process.pid)

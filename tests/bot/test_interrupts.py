@@ -36,14 +36,18 @@ def test_a_signal_inside_a_critical_stretch_is_raised_at_its_end():
     assert reached == ["inner", "outer"]
 
 
-def run_cli_python(code: str) -> subprocess.CompletedProcess:
+def run_cli_python(code: str, nohup: bool = False) -> subprocess.CompletedProcess:
+    def ignore() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # like a shell's background job
+        if nohup:
+            signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
     return subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code)],
         capture_output=True,
         text=True,
         timeout=60,
-        # started like a shell's background job: SIGINT ignored
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+        preexec_fn=ignore,
     )
 
 
@@ -63,6 +67,22 @@ def test_logo_bot_takes_each_signal_from_its_start_even_in_the_background(name):
     assert result.returncode == 130, result.stderr
     how = "Ctrl-C" if name == "SIGINT" else name
     assert f"logo-bot runs: stopped by {how}" in result.stderr
+
+
+def test_under_nohup_a_sighup_leaves_the_command_running():
+    """``nohup logo-bot ...``: the person asked the run to outlive the terminal."""
+    result = run_cli_python(
+        """
+        import os, signal, sys
+        import bot.commands.runs as runs
+        from bot import cli
+        runs.main = lambda argv: os.kill(os.getpid(), signal.SIGHUP) or 0
+        sys.exit(cli.main(["runs"]))
+        """,
+        nohup=True,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "stopped" not in result.stderr
 
 
 def test_after_sighup_nothing_is_written_to_the_terminal_that_went(tmp_path):

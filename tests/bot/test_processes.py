@@ -6,6 +6,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 
 import pytest
 
@@ -22,8 +23,20 @@ def wait_ended(proc: Proc, seconds: float = 10) -> bool:
     return True
 
 
+def ignored_signals(pid: int) -> int:
+    """The mask of signals process ``pid`` ignores (SigIgn in /proc/PID/status)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigIgn:"):
+            return int(line.split()[1], 16)
+    raise AssertionError("no SigIgn line")
+
+
 @pytest.mark.parametrize("death", ["SIGTERM", "SIGHUP", "SIGKILL"])
-def test_a_child_gets_its_signal_when_the_bot_is_killed(death):
+@pytest.mark.parametrize("nohup", [False, True], ids=["", "under-nohup"])
+def test_a_child_gets_its_signal_when_the_bot_is_killed(death, nohup):
+    """Also when the bot ignores the stop signals (nohup, a background job): its
+    programs do not, or the death signal would not end them."""
+    ignore = signal.SIG_IGN if nohup else signal.SIG_DFL
     parent = subprocess.Popen(
         [
             sys.executable,
@@ -40,12 +53,17 @@ def test_a_child_gets_its_signal_when_the_bot_is_killed(death):
         ],
         stdout=subprocess.PIPE,
         text=True,
+        preexec_fn=lambda: [signal.signal(s, ignore) for s in processes.DEFAULT_SIGNALS],
     )
     child: Proc | None = None
     try:
         assert parent.stdout is not None
         child = read_process(int(parent.stdout.readline()))
         assert child is not None and running(child)
+        stop_signals = sum(1 << (s - 1) for s in processes.DEFAULT_SIGNALS)
+        if nohup:
+            assert ignored_signals(parent.pid) & stop_signals == stop_signals
+        assert ignored_signals(child.pid) & stop_signals == 0, "the child ignores a stop signal"
         assert os.getsid(child.pid) == child.pid, (
             "in a session of its own: Ctrl-C reaches the bot only"
         )
