@@ -4,6 +4,13 @@ The Spectrum swaps the INK and PAPER of FLASH cells every 16 frames, and the gam
 cursor flashes, so while nothing is pressed the board area changes only at those
 swaps: the median time between swaps gives the emulated frame rate, and with Fuse's
 50.08 frames per second at 100 %, the speed.
+
+Only swaps at a steady pace over a second or more count: a Fuse that was stopped
+(SIGSTOP, a suspended machine, a process starved on a busy one) catches up on all the
+frames it missed at once, as fast as the host runs them (its timer schedules the whole
+wall time since its last look as one stretch of emulation), and FLASH then swaps a few
+milliseconds apart until it has caught up (measured: 2-23 ms after a 2 s stop at 200 %,
+where the steady period is 160 ms).
 """
 
 from __future__ import annotations
@@ -54,29 +61,54 @@ def measure_speed(
     timeout_s: float = 8.0,
     poll_s: float = 0.001,
     clock: Callable[[], float] = time.monotonic,
+    steady: float = 0.25,
+    span_s: float = 1.0,
 ) -> SpeedReading:
-    """Watch ``area`` of the frames until it has changed ``swaps`` times (FLASH swaps);
-    ``Unreadable`` when fewer than 3 came within ``timeout_s`` (no flashing cursor).
-    Each frame is timed by ``clock`` when it has been grabbed."""
+    """Watch ``area`` of the frames until its latest changes (FLASH swaps), ``swaps`` of
+    them or more over ``span_s`` or more, came at a steady pace: every gap between them
+    within ``steady`` of their median. At ``timeout_s`` the last ``swaps`` changes count
+    as they are; ``Unreadable`` when fewer than 3 came (no flashing cursor). Each frame
+    is timed by ``clock`` when it has been grabbed."""
     last = frame()[area].copy()
     times: list[float] = []
+    recent: list[float] | None = None
     deadline = clock() + timeout_s
-    while len(times) < swaps and clock() < deadline:
+    while clock() < deadline:
         now = frame()[area]
         seen = clock()
         if not np.array_equal(now, last):
             times.append(seen)
             last = now.copy()
+            recent = _latest(times, swaps, span_s)
+            if recent is not None and _steady(recent, steady):
+                break
+            recent = None
         time.sleep(poll_s)
     if len(times) < 3:
         raise Unreadable(
             f"cannot measure the emulation speed: the board flashed {len(times)} times "
             f"in {timeout_s:.0f} s (is a level shown, and is Fuse running?)"
         )
-    gaps = [b - a for a, b in itertools.pairwise(times)]
-    period = statistics.median(gaps)
+    times = recent or times[-swaps:]
+    period = statistics.median(b - a for a, b in itertools.pairwise(times))
     return SpeedReading(
         percent=round(100 * FLASH_FRAMES / (period * FPS), 1),
         swaps=len(times),
         seconds=round(times[-1] - times[0], 3),
     )
+
+
+def _latest(times: list[float], count: int, span_s: float) -> list[float] | None:
+    """The shortest tail of ``times`` with ``count`` of them or more over ``span_s`` or
+    more; None while there is none."""
+    for start in range(len(times) - count, -1, -1):
+        if times[-1] - times[start] >= span_s:
+            return times[start:]
+    return None
+
+
+def _steady(times: list[float], within: float) -> bool:
+    """Every gap between ``times`` within ``within`` (a fraction) of their median."""
+    gaps = [b - a for a, b in itertools.pairwise(times)]
+    period = statistics.median(gaps)
+    return all(abs(gap - period) <= within * period for gap in gaps)

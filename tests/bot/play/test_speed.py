@@ -38,14 +38,15 @@ class Emulated:
 
 
 @pytest.mark.parametrize(
-    ("percent", "frame_s", "seconds"),
-    # 7 swaps 16 frames apart: 6 periods of 16 frames of 19.968 ms / (percent / 100)
-    [(400, 0.004992, 0.479), (800, 0.002496, 0.24), (100, 0.019968, 1.917)],
+    ("percent", "frame_s", "swaps", "seconds"),
+    # swaps 16 frames apart, 7 of them or more over a second or more: periods of 16
+    # frames of 19.968 ms / (percent / 100)
+    [(400, 0.004992, 14, 1.038), (800, 0.002496, 27, 1.038), (100, 0.019968, 7, 1.917)],
 )
-def test_the_speed_is_read_from_the_flash_period(percent, frame_s, seconds):
+def test_the_speed_is_read_from_the_flash_period(percent, frame_s, swaps, seconds):
     game = Emulated(percent)
     reading = measure_speed(game.frame, board_area(PROFILE, 1), poll_s=0, clock=game.clock)
-    assert reading.swaps == 7
+    assert reading.swaps == swaps
     assert reading.percent == percent
     assert reading.frame_s == pytest.approx(frame_s, rel=1e-9)
     assert reading.seconds == seconds
@@ -70,3 +71,38 @@ def test_changes_outside_the_board_do_not_count():
     game = Emulated(100, frames=frames())
     with pytest.raises(Unreadable, match="flashed 0 times"):
         measure_speed(game.frame, board_area(PROFILE, 1), poll_s=0, clock=game.clock)
+
+
+class CatchingUp(Emulated):
+    """A Fuse that was stopped: its first ``missed`` frames come ``burst`` times faster
+    than its speed (it catches up on them), then at its speed."""
+
+    def __init__(self, percent: float, missed: int, burst: float) -> None:
+        super().__init__(percent)
+        self.missed, self.burst = missed, burst
+
+    def clock(self) -> float:
+        fast = min(self.shown, self.missed)
+        frame_s = FRAME_US * 100 / self.percent / 1e6
+        return fast * frame_s / self.burst + (self.shown - fast) * frame_s
+
+
+@pytest.mark.parametrize("burst", [30, 3])
+def test_a_fuse_catching_up_on_missed_frames_is_timed_once_it_has_caught_up(burst):
+    """After SIGCONT Fuse runs the frames it missed back to back: here 200 frames (2 s at
+    200 %), whose 12 FLASH swaps come 30 (or 3) times too fast, at a steady pace."""
+    game = CatchingUp(200, missed=200, burst=burst)
+    reading = measure_speed(game.frame, board_area(PROFILE, 1), poll_s=0, clock=game.clock)
+    assert reading.percent == 200
+
+
+def test_an_unsteady_pace_is_taken_as_it_is_at_the_timeout():
+    """Swaps that never settle: the last 7 count, as before there was a steadiness test."""
+    gaps = itertools.cycle([10, 30])  # frames between swaps, alternately
+    pictures, flash = [], False
+    for _ in range(60):
+        flash = not flash
+        pictures += [SWAPPED if flash else STEADY] * next(gaps)
+    game = Emulated(100, frames=iter(pictures + [pictures[-1]] * 2000))
+    reading = measure_speed(game.frame, board_area(PROFILE, 1), poll_s=0, clock=game.clock)
+    assert reading.swaps == 7
