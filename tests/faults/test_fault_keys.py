@@ -91,3 +91,30 @@ def test_taps_until_drops_a_press_unseen_and_doubles_one_after_it_was_seen():
     assert keys.counts["doubled"] >= 1
     assert len(sent) == taps.seen + keys.counts["doubled"]
     assert taps.pressed == taps.seen + 1
+
+
+class FocusGoesAfter(Recording):
+    """Fuse loses the focus for good after ``presses`` presses were sent (a long wait)."""
+
+    def __init__(self, presses: int):
+        super().__init__()
+        self.left = presses
+
+    def _send(self, key, down):
+        if down and self.left == 0:
+            return False
+        self.left -= down
+        return super()._send(key, down)
+
+    def regain_focus(self):
+        return 60.0  # waited a minute: the burst is cut
+
+
+def test_a_doubled_press_cut_by_a_lost_focus_ends_the_burst_quietly():
+    """The doubled press's own tap finds the focus gone: the burst ends, as a cut burst
+    does, instead of the cut escaping to the player."""
+    inner = FocusGoesAfter(presses=1)
+    keys = FaultyKeys(inner, KeyFaults(double=1.0, seed=1))
+    taps = keys.taps_until(["p", "a"], lambda i: True, longest_ms=1)
+    assert (taps.pressed, taps.seen) == (1, 1)
+    assert presses(inner) == ["p"]
