@@ -80,6 +80,23 @@ def is_subsequence(part: str, whole: str) -> bool:
     return all(ch in letters for ch in part)
 
 
+def steal_at_events(thief: FocusThief, clock, counts: tuple[int, ...]) -> threading.Thread:
+    """Steal the focus from a thread each time the key driver's ``clock`` has counted
+    one of ``counts`` key events (not at wall-clock times: a busy machine slows the
+    burst, not the thefts)."""
+
+    def run() -> None:
+        deadline = time.monotonic() + 60
+        for count in counts:
+            while clock.events < count and time.monotonic() < deadline:
+                time.sleep(0.001)
+            thief.steal()
+
+    thread = threading.Thread(target=run, name="focus-thief", daemon=True)
+    thread.start()
+    return thread
+
+
 @contextmanager
 def fuse_and_thief(xserver, tmp_path, **options) -> Iterator[tuple[Session, FocusThief]]:
     """A Fuse session at 200 % on the test's display, and the sentinel beside it."""
@@ -95,11 +112,12 @@ def test_thefts_in_the_middle_of_a_burst_are_noticed_before_the_next_event(xserv
     with fuse_and_thief(xserver, tmp_path, focus_grace_s=0) as (session, thief):
         events = events_of(session.focus_policy)
         env = at_name_prompt(session)
-        # 10 letters at 25/25 ms take 0.5 s; three thefts land inside the burst
-        threads = [thief.steal_later(delay) for delay in (0.06, 0.21, 0.37)]
+        # 10 letters, 20 key events; three thefts land inside the burst, each after the
+        # bot sent a number of events it cannot reach before it had the focus back
+        thread = steal_at_events(thief, session.keys.clock, (2, 8, 14))
         session.keys.type_text(NAME)
-        for thread in threads:
-            thread.join()
+        thread.join(timeout=30)
+        assert not thread.is_alive(), "the burst ended before its three thefts"
         typed = name_typed(env)
         assert thief.keys_received() == 0, thief.events()
     lost = [e for e, _ in events if e == "lost"]
