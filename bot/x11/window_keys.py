@@ -21,8 +21,7 @@ from Xlib import X
 from Xlib import display as xdisplay
 from Xlib.protocol import event as xevent
 
-from bot.x11.focus import FocusPolicy
-from bot.x11.keys import DEFAULT_TIMING, KeyTiming, XTestKeys
+from bot.x11.keys import XTestKeys
 
 # the modifier masks of the 8 rows of the X modifier mapping (Shift, Lock, Control, Mod1-5)
 MODIFIER_MASKS = (
@@ -82,19 +81,12 @@ class WindowKeys(XTestKeys):
     needs_xtest = False
     targeted = True  # no event can reach another window: releases need no guard
 
-    def __init__(
-        self,
-        display: str,
-        window_id: int,
-        timing: KeyTiming = DEFAULT_TIMING,
-        take_focus: bool = True,
-        policy: FocusPolicy | None = None,
-    ) -> None:
-        super().__init__(display, window_id, timing, take_focus, policy)
-        self._masks = modifier_masks(self._dpy)
+    _masks: dict[int, int] | None = None  # keycode -> modifier mask, asked once
 
     def _state(self, code: int, down: bool) -> int:
         """The modifiers down before this event (a modifier's own release includes it)."""
+        if self._masks is None:
+            self._masks = modifier_masks(self._dpy)
         state = 0
         for key in self.held():
             held = self._codes.get(key)
