@@ -15,6 +15,7 @@ window pauses the bot. A release always goes to Fuse, where the key was pressed.
 
 from __future__ import annotations
 
+import logging
 import time
 
 from Xlib import X
@@ -22,6 +23,8 @@ from Xlib import display as xdisplay
 from Xlib.protocol import event as xevent
 
 from bot.x11.keys import XTestKeys
+
+log = logging.getLogger(__name__)
 
 # the modifier masks of the 8 rows of the X modifier mapping (Shift, Lock, Control, Mod1-5)
 MODIFIER_MASKS = (
@@ -52,6 +55,14 @@ def event_time() -> int:
     return int(time.monotonic() * 1000) & 0xFFFFFFFF
 
 
+def window_gone(error: object, request: object) -> bool:
+    """A key sent to a window that no longer exists (Fuse has just ended): nothing to do,
+    the bot finds Fuse gone by its window and process. True: handled (python-xlib would
+    print it otherwise)."""
+    log.debug("a key event to a window that is gone: %s", error)
+    return True
+
+
 def send_key(dpy: xdisplay.Display, window: object, keycode: int, down: bool, state: int) -> None:
     """One key event sent to the client that made ``window``, and to no other."""
     kind = xevent.KeyPress if down else xevent.KeyRelease
@@ -71,7 +82,7 @@ def send_key(dpy: xdisplay.Display, window: object, keycode: int, down: bool, st
     )
     # no event mask: the event goes to the client that made the window, Fuse (fuse-gtk
     # selects no core key events there: GTK 3 reads keys through XInput 2)
-    window.send_event(key, event_mask=0, propagate=False)  # type: ignore[attr-defined]
+    window.send_event(key, event_mask=0, propagate=False, onerror=window_gone)  # type: ignore[attr-defined]
 
 
 class WindowKeys(XTestKeys):

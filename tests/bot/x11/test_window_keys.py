@@ -149,3 +149,15 @@ def test_the_abort_thread_releases_held_keys_from_its_own_connection(desk):
         thread_dpy.close()
     assert desk.received(desk.owner) == [("press", p, 0), ("release", p, 0)]
     desk.keys._down.clear()  # released above; the driver's own close sends nothing more
+
+
+def test_a_key_to_a_window_that_has_gone_is_dropped_quietly(desk, capfd):
+    """Fuse just ended (killed, crashed): the release of a held key names a window that no
+    longer exists. The X error is the bot's to ignore (python-xlib would print it); the
+    bot finds Fuse gone by its window and process."""
+    p = desk.keys.keycode("p")
+    desk.game.destroy()  # type: ignore[attr-defined]
+    desk.owner.sync()
+    desk.keys._deliver("p", p, False)
+    desk.keys._dpy.sync()
+    assert "BadWindow" not in capfd.readouterr().err
