@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot import interrupts
 from bot.fuse.emulator import sweep_homes
 from bot.recording.events import read_events
 from faults import ROOT
@@ -173,7 +174,7 @@ class RoundOptions:
 
 
 def default_stop_signals() -> None:
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    for signum in interrupts.SIGNALS:
         signal.signal(signum, signal.SIG_DFL)
 
 

@@ -1,7 +1,7 @@
 """What ``logo-bot doctor`` checks on this machine, one function per item: the Python
 packages, the programs the bot starts (with their versions), the ROM and the practice
-game, the display, how keys reach Fuse and an open Fuse window. Each gives a ``Check``: OK, or what
-to install (the Debian package) or do. Nothing here changes the machine; the headless
+game, the display, how keys reach Fuse and an open Fuse window. Each gives a ``Check``:
+OK, or what to install (the Debian package) or do. Nothing here changes the machine; the headless
 check starts a private Xvfb for a moment and stops it."""
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ from Xlib.error import CatchError
 from bot.errors import DisplayError, UsageError
 from bot.interrupts import interrupt_or_defer
 from bot.x11.display import open_display
-from bot.x11.keys import KeyDriver, send_guarded
+from bot.x11.keys import KeyDriver
 
 log = logging.getLogger(__name__)
 
@@ -118,19 +118,14 @@ class AbortHotkey:
         """Release every held key now, on this thread's connection, then interrupt."""
         self.fired_at = time.perf_counter()
         driver = self.keys()
-        window = getattr(driver, "window_id", None)
         held = getattr(driver, "held_keycodes", list)()
+        release_on = getattr(driver, "release_on", None)  # the X key drivers'
         game_display = getattr(driver, "display", self.display)
-        if held and window is not None:
+        if held and release_on is not None:
             # The keys are held on the game's display, which may not be this one.
             dpy = self.dpy if game_display == self.display else open_display(game_display)
             try:
-                release_on = getattr(driver, "release_on", None)
-                if release_on is not None:
-                    release_on(dpy, held)
-                else:
-                    for code in held:
-                        send_guarded(dpy, window, code, False)
+                release_on(dpy, held)
             finally:
                 if dpy is not self.dpy:
                     dpy.close()

@@ -23,6 +23,7 @@ from bot.recording.rzx import frame_count
 from bot.x11.display import open_display
 from faults.folder_check import check_folder
 from tests.bot.bot_process import bot_process
+from tests.keys_down import keycodes_down
 
 pytestmark = pytest.mark.fuse
 
@@ -30,9 +31,7 @@ RELEASE_BOUND_S = 0.100
 
 
 def keys_down(dpy, ignore: int = 0) -> set[int]:
-    keymap = dpy.query_keymap()
-    down = {8 * i + b for i, byte in enumerate(keymap) for b in range(8) if byte & (1 << b)}
-    return down - {ignore}
+    return set(keycodes_down(list(dpy.query_keymap()))) - {ignore}
 
 
 @pytest.fixture
