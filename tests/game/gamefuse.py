@@ -168,14 +168,13 @@ class Game:
         the key is held. The wall-clock bound is ``wait_for``'s."""
         shown: list[np.ndarray] = []
 
-        def seen(_: int) -> bool:
+        def seen() -> bool:
             frame = self.frame()
             if predicate(frame):
                 shown.append(frame)
             return bool(shown)
 
-        longest_ms = 1000 * (10 * self.wall(frames) + 5.0)
-        self.session.keys.taps_until([key], seen, longest_ms, poll_s=0.002)
+        self.session.keys.hold_down(key, seen, 1000 * (10 * self.wall(frames) + 5.0))
         if not shown:
             raise AssertionError(f"not seen within {frames} frames of {key!r}: {what or predicate}")
         return shown[0]
