@@ -19,6 +19,7 @@ from bot.errors import UsageError, exit_codes_help
 from bot.play.progress import clock
 from bot.recording.folder import RunFolder, default_root, list_runs
 from bot.recording.report_page import REPORT, write_report
+from bot.recording.unfinished import read_run
 
 
 def parser() -> argparse.ArgumentParser:
@@ -64,6 +65,7 @@ def row(name: str, run: dict, report: Path | None = None) -> dict[str, object]:
         "status": run.get("status"),
         "seconds": run.get("seconds"),
         "video": (run.get("video") or {}).get("path"),
+        "video_unfinished": bool((run.get("video") or {}).get("unfinished")),
         "report": str(report) if report is not None and report.is_file() else None,
     }
 
@@ -100,7 +102,9 @@ def show_runs(options: RunsOptions) -> int:
     rows = []
     for folder in runs:
         try:
-            rows.append(row(folder.name, json.loads(folder.run_json.read_text()), _report(folder)))
+            rows.append(row(folder.name, read_run(folder), _report(folder)))
+        except UsageError as exc:
+            rows.append({"folder": folder.name, "status": f"unreadable run.json ({exc.message})"})
         except (OSError, ValueError, KeyError, TypeError) as exc:
             rows.append({"folder": folder.name, "status": f"unreadable run.json ({exc})"})
     if options.json:
@@ -124,7 +128,7 @@ def show_runs(options: RunsOptions) -> int:
                 str(r.get("mode") or "-"),
                 str(r.get("levels") or "-"),
                 done,
-                str(r.get("status")),
+                str(r.get("status")) + (", video unfinished" if r.get("video_unfinished") else ""),
                 clock(seconds) if isinstance(seconds, (int, float)) else "-",
                 str(r.get("report") or "-"),
             )
@@ -133,6 +137,13 @@ def show_runs(options: RunsOptions) -> int:
     for line in table:
         print("  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip())
     print(f"\n{len(rows)} runs in {root}")
+    if any(r.get("status") == "killed" for r in rows):
+        print(
+            "killed: the bot ended before it finished the folder (SIGKILL, a crash); "
+            "'logo-bot report RUN' shows what its events.jsonl says"
+        )
+    if any(r.get("video_unfinished") for r in rows):
+        print("video unfinished: 'logo-bot replay RUN --headless' makes it (RUN/replay.mp4)")
     if not any(r.get("report") for r in rows):
         print("no report pages yet: 'logo-bot report RUN' writes one")
     return 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import time
 from collections.abc import Mapping
@@ -27,11 +29,17 @@ def jsonable(value: Any) -> Any:
 
 
 class EventLog:
-    """Appends events with a wall timestamp, flushing each line (a crash loses none)."""
+    """Appends events with a wall timestamp, flushing each line (a crash loses none).
+
+    While it is open it holds an exclusive ``flock`` on the file: the kernel drops the
+    lock when the process ends in any way, SIGKILL included, so ``being_written`` tells
+    a run in progress from one whose writer died (see ``RunFolder.state``)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._file: TextIO | None = open(path, "a", encoding="utf-8")  # noqa: SIM115
+        with contextlib.suppress(OSError):  # held elsewhere, or a file system without locks
+            fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         self.count = 0
 
     def write(self, event: str, frame: int | None, segment: int | None, /, **data: Any) -> None:
@@ -47,6 +55,20 @@ class EventLog:
         if self._file is not None:
             self._file.close()
             self._file = None
+
+
+def being_written(path: Path) -> bool:
+    """Whether a live process holds ``path`` open as its ``EventLog`` (its lock is taken)."""
+    try:
+        with open(path, "rb") as file:
+            try:
+                fcntl.flock(file.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            fcntl.flock(file.fileno(), fcntl.LOCK_UN)
+    except OSError:
+        return False
+    return False
 
 
 def read_events(path: Path) -> list[dict[str, Any]]:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from bot.errors import UsageError
 from bot.installation import checkout_root
+from bot.recording.events import being_written
 
 TIME_FORMAT = "%Y%m%dT%H%M%SZ"
 
@@ -90,6 +91,15 @@ class RunFolder:
     def level_dir(self, level: int) -> Path:
         return self.path / "levels" / f"{level:03d}"
 
+    @property
+    def state(self) -> str:
+        """``finished`` (it has its run.json), ``running`` (its writer is alive and has not
+        written run.json yet) or ``killed`` (its writer died first: SIGKILL, a crash, a
+        power cut; only events.jsonl, run.log and Fuse's files are left)."""
+        if self.run_json.is_file():
+            return "finished"
+        return "running" if being_written(self.events) else "killed"
+
     def read(self) -> dict:
         """The run's ``run.json``; ``UsageError`` when it is missing or unreadable."""
         try:
@@ -100,13 +110,17 @@ class RunFolder:
             raise UsageError(f"cannot read {self.run_json}: {exc}") from None
 
 
+def is_run(path: Path) -> bool:
+    """Whether ``path`` is a run folder: it has a run.json, or (a run in progress or
+    killed) at least its events.jsonl."""
+    return path.is_dir() and ((path / "run.json").is_file() or (path / "events.jsonl").is_file())
+
+
 def list_runs(root: Path) -> list[RunFolder]:
-    """Every folder under ``root`` with a run.json, oldest first."""
+    """Every run folder under ``root`` (finished, running or killed), oldest first."""
     if not root.is_dir():
         return []
-    return [
-        RunFolder(p) for p in sorted(root.iterdir()) if p.is_dir() and (p / "run.json").is_file()
-    ]
+    return [RunFolder(p) for p in sorted(root.iterdir()) if is_run(p)]
 
 
 def find_run(spec: str, root: Path) -> RunFolder:
@@ -118,8 +132,10 @@ def find_run(spec: str, root: Path) -> RunFolder:
         return runs[-1]
     for candidate in (Path(spec), root / spec):
         if candidate.is_dir():
-            if not (candidate / "run.json").is_file():
-                raise UsageError(f"{candidate} is not a run folder (it has no run.json)")
+            if not is_run(candidate):
+                raise UsageError(
+                    f"{candidate} is not a run folder (it has neither run.json nor events.jsonl)"
+                )
             return RunFolder(candidate)
     matches = [r for r in list_runs(root) if r.name.startswith(spec)] if spec else []
     if len(matches) == 1:

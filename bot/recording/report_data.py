@@ -12,6 +12,7 @@ from bot.frames import FPS
 from bot.recording.chapters import Timeline, level_frames
 from bot.recording.events import read_events
 from bot.recording.folder import RunFolder
+from bot.recording.unfinished import read_run
 
 REPLAY = "replay.mp4"  # what 'logo-bot replay RUN --headless' writes
 PICTURE_EVENTS = ("correction", "unreadable", "failure", "level_gone", "target_unsolvable")
@@ -86,8 +87,9 @@ class RunData:
 
 
 def load(folder: RunFolder) -> RunData:
-    """A run's report data; ``UsageError`` when its run.json cannot be read."""
-    run = folder.read()
+    """A run's report data (a run killed or still running: what its events say);
+    ``UsageError`` when its run.json cannot be read."""
+    run = read_run(folder)
     events = read_events(folder.events) if folder.events.is_file() else []
     video = _file(folder.path, (run.get("video") or {}).get("path"))
     annotated = _file(folder.path, (run.get("annotated") or {}).get("path"))

@@ -29,6 +29,7 @@ color:#222}
 h1{font-size:1.4em;margin:.2em 0}h2{font-size:1.1em;margin:1.4em 0 .4em}
 .status{display:inline-block;padding:.1em .6em;border-radius:.3em;color:#fff;background:#777}
 .complete{background:#3a7d44}.failed{background:#c0392b}.aborted{background:#888}
+.killed{background:#6b2f8a}.running{background:#1f5fa8}
 dl.facts{display:grid;grid-template-columns:max-content auto;gap:.15em 1em;margin:.5em 0}
 dl.facts dt{color:#555}dl.facts dd{margin:0}
 .player{display:flex;gap:1em;align-items:flex-start;flex-wrap:wrap}
@@ -179,11 +180,13 @@ def _versions(versions: dict) -> str:
 def _player(data: RunData, base: Path, video_id: str) -> str:
     if data.video is None:
         why = (data.run.get("video") or {}).get("error") or "the video is missing"
-        return (
-            "<h2>Video</h2><p class='note'>No video: "
-            f"{e(why)}. <code>logo-bot replay {e(data.folder.name)} --headless</code> "
-            "makes one from the run's input recording, when it has one.</p>"
-        )
+        later = ""
+        if data.run.get("status") not in ("killed", "running"):
+            later = (
+                f" <code>logo-bot replay {e(data.folder.name)} --headless</code> "
+                "makes one from the run's input recording, when it has one."
+            )
+        return f"<h2>Video</h2><p class='note'>No video: {e(why)}.{later}</p>"
     items = []
     for row in data.rows:
         if row.video_s is None:
