@@ -35,7 +35,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from Xlib import X
 
 from bot.fuse.session import Session, SessionOptions
-from bot.interrupts import critical
 from bot.profile import load_profile
 from bot.x11.cover import CoverWatch
 from bot.x11.display import XServer
@@ -73,8 +72,7 @@ class BeforeKeys(TimedKeys):
             time.sleep(left if left > 0.002 else 0)
 
     def focused(self) -> bool:
-        with critical():
-            return focus_within(self._dpy, self.window_id)
+        return focus_within(self._dpy, self.window_id)
 
     def _hold_until(self, when: float, poll_s: float = 0.004) -> None:
         while (left := when - time.perf_counter()) > 0:

@@ -62,11 +62,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"logo-bot: unknown command {command!r}\n\n{usage()}", file=sys.stderr)
         return 2
     try:
-        # a signal in the middle of an import can break it (numpy turns it into an
-        # ImportError): it is taken once the command's modules are loaded
-        with interrupts.critical():
-            module = importlib.import_module(f"bot.commands.{command}")
-        return module.main(rest)
+        module = importlib.import_module(f"bot.commands.{command}")
+        interrupts.check()  # a stop asked during start-up: nothing was started yet
+        status = module.main(rest)
+        interrupts.check()  # asked at the very end (the folder is finished): still a stop
+        return status
     except BotError as exc:
         print(f"logo-bot {command}: error: {exc}", file=sys.stderr)
         return exc.exit_code

@@ -1,92 +1,268 @@
-"""Ctrl-C, SIGTERM and SIGHUP taken alike, and never in the middle of a key event.
+"""Ctrl-C, SIGTERM, SIGHUP and the abort key: requests to stop, honoured at safe points.
 
-``logo-bot`` installs ``on_signal`` for all three as the first thing it does, so that a
-signal arriving during start-up is not lost (a program started in the background by a
-shell inherits SIGINT ignored) and every one ends the run the same way: a
-``KeyboardInterrupt`` (``Terminated`` for SIGTERM and SIGHUP) that finishes the run
-folder as "aborted" and stops what the bot started, exit 130. Inside a ``critical``
-stretch (a server grab, a press and its bookkeeping) the interrupt waits for its end.
-Only a SIGHUP ignored from the start is left ignored: ``nohup logo-bot ...`` asks the run
-to outlive its terminal.
+A signal never raises inside the bot. ``install`` gives SIGINT, SIGTERM and SIGHUP a
+handler that does nothing in Python; the interpreter's C handler writes the signal's
+number to a pipe (``signal.set_wakeup_fd``), and a thread of ours reads it there and
+records the stop (``request``: the abort key's thread calls it directly). The bot looks
+at the request at its own safe points, between X calls: ``check`` raises ``Stopped`` (a
+``KeyboardInterrupt``, so every ``finally`` releases keys and stops programs on the way
+out) before a key is pressed, in every wait (``sleep``), between levels and in the
+encoders. An X connection is never left half-way through a request.
+
+The stop is bounded. From the first request the bot has ``FORCE_AFTER_S`` to finish in
+order; writing the folder after play (``finishing``) may go on for ``FINISH_S`` of it. A
+second request, or the watchdog when that time is up, forces the end: the callbacks
+given to ``on_force`` run (keys released on a fresh connection, programs killed, the
+folder marked, every thread's stack written to run.log), each for at most ``HOOK_S``, and
+the process exits 130 at once (``os._exit``; what it started ends with it).
+
+A SIGHUP ignored from the start stays ignored: ``nohup logo-bot ...`` asks the run to
+outlive its terminal.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import select
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+EXIT_STOPPED = 130
+FORCE_AFTER_S = 8.0  # from the first request: the orderly stop must be over by then
+FINISH_S = 5.0  # from the first request: writing the folder may go on this long
+SLICE_S = 0.05  # a sleep looks at the requests at least this often
+HOOK_S = 1.0  # the longest a forced end waits for each ``on_force`` callback
+
+MESSAGES = {
+    signal.SIGINT: "stopped by Ctrl-C",
+    signal.SIGTERM: "stopped by SIGTERM",
+    signal.SIGHUP: "stopped by SIGHUP",
+}
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM or SIGHUP, taken like Ctrl-C so that the run folder is finished all the same."""
+class Stopped(KeyboardInterrupt):
+    """The run was asked to stop; ``str()`` says how ("stopped by Ctrl-C", ...)."""
 
 
-class _Critical(threading.local):
-    depth = 0
-    pending: KeyboardInterrupt | None = None
+class Terminated(Stopped):
+    """SIGTERM or SIGHUP."""
 
 
-_critical = _Critical()
+ForceHook = Callable[[str], None]
+
+
+class _State:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.asked = threading.Event()
+        self.kind: type[Stopped] = Stopped
+        self.message = ""
+        self.asked_at = 0.0
+        self.requests = 0
+        self.hooks: list[ForceHook] = []
+        self.armed = False  # install() ran: a second request or the watchdog ends the process
+        self.on_hangup: Callable[[], None] | None = None
+        self.forcing = False
+
+
+_state = _State()
+_finishing = threading.local()
+
+
+class _Pipe:
+    fd: int | None = None  # the read end of the signals' wake-up pipe, once installed
+
+
+_pipe = _Pipe()
+
+
+def requested() -> Stopped | None:
+    """The stop asked for, if any (a fresh exception; never raises)."""
+    _read_pipe()
+    if not _state.asked.is_set():
+        return None
+    return _state.kind(_state.message)
+
+
+def request(message: str, kind: type[Stopped] = Stopped) -> None:
+    """Ask the run to stop (any thread). A second request while the first is honoured
+    forces the end (once ``install`` has run)."""
+    with _state.lock:
+        _state.requests += 1
+        first = _state.requests == 1
+        if first:
+            _state.kind, _state.message = kind, message
+            _state.asked_at = time.monotonic()
+            _state.asked.set()
+    if first:
+        if _state.armed:
+            threading.Thread(target=_watchdog, name="stop-watchdog", daemon=True).start()
+    elif _state.armed:
+        force(f"a second stop ({message})")
+
+
+def check() -> None:
+    """A safe point: raise the stop asked for, if any. While the folder is written
+    (``finishing``) a stop raises only once ``FINISH_S`` have passed since it was asked."""
+    _read_pipe()
+    if not _state.asked.is_set():
+        return
+    if getattr(_finishing, "depth", 0) and time.monotonic() < finish_by():
+        return
+    raise _state.kind(_state.message)
+
+
+def finish_by() -> float:
+    """The monotonic time by which writing the folder after a stop must end."""
+    return _state.asked_at + FINISH_S if _state.asked.is_set() else float("inf")
+
+
+def sleep(seconds: float) -> None:
+    """Sleep, a safe point every ``SLICE_S``: a stop asked meanwhile ends it (raised)."""
+    end = time.monotonic() + seconds
+    while True:
+        check()
+        left = end - time.monotonic()
+        if left <= 0:
+            return
+        time.sleep(min(left, SLICE_S))
 
 
 @contextlib.contextmanager
-def critical() -> Iterator[None]:
-    """A stretch that an interrupt must not cut in two. With ``on_signal`` (or
-    ``interrupt_or_defer``) handling the signal, an interrupt that arrives inside is
-    raised when the outermost stretch ends."""
-    _critical.depth += 1
+def finishing() -> Iterator[None]:
+    """Writing the run's folder after play: a stop already asked (or asked now) lets it
+    go on until ``finish_by``; ``check`` raises after that."""
+    _finishing.depth = getattr(_finishing, "depth", 0) + 1
     try:
         yield
     finally:
-        _critical.depth -= 1
-    if _critical.depth == 0 and _critical.pending is not None:
-        pending, _critical.pending = _critical.pending, None
-        raise pending
+        _finishing.depth -= 1
 
 
-def interrupt_or_defer(interrupt: KeyboardInterrupt | None = None) -> None:
-    """Raise ``interrupt`` (a ``KeyboardInterrupt``) now, or at the end of the critical
-    stretch the main thread is in. The first interrupt deferred is the one raised."""
-    interrupt = interrupt or KeyboardInterrupt()
-    if _critical.depth:
-        _critical.pending = _critical.pending or interrupt
-        return
-    raise interrupt
+def on_force(hook: ForceHook) -> Callable[[], None]:
+    """Run ``hook(reason)`` if the end is forced; returns a function that removes it.
+    Hooks run newest first, each on its own thread for at most ``HOOK_S``."""
+    with _state.lock:
+        _state.hooks.append(hook)
+
+    def remove() -> None:
+        with _state.lock, contextlib.suppress(ValueError):
+            _state.hooks.remove(hook)
+
+    return remove
 
 
-def on_signal(signum: int, frame: object = None) -> None:
-    """The handler for SIGINT, SIGTERM and SIGHUP."""
-    if signum == signal.SIGINT:
-        interrupt_or_defer(KeyboardInterrupt())
-        return
-    if signum == signal.SIGHUP:
-        _leave_terminal()
-    interrupt_or_defer(Terminated(f"stopped by {signal.Signals(signum).name}"))
+def force(reason: str) -> None:
+    """End the process now: the ``on_force`` hooks, then exit 130."""
+    with _state.lock:
+        if _state.forcing:
+            return
+        _state.forcing = True
+        hooks = list(reversed(_state.hooks))
+    _say(f"logo-bot: {reason}: ending at once")
+    for hook in hooks:
+        worker = threading.Thread(target=_run_hook, args=(hook, reason), daemon=True)
+        worker.start()
+        worker.join(HOOK_S)
+    os._exit(EXIT_STOPPED)
 
 
-def install() -> None:
-    """Take SIGINT, SIGTERM and SIGHUP with ``on_signal`` (main thread only); a SIGHUP
-    ignored already (nohup) stays ignored."""
+def install(on_hangup: Callable[[], None] | None = None) -> None:
+    """Take SIGINT, SIGTERM and SIGHUP as requests (main thread only). ``on_hangup`` runs
+    when SIGHUP comes (the terminal is gone). A SIGHUP ignored already (nohup) stays
+    ignored."""
+    read_fd, write_fd = os.pipe()
+    os.set_blocking(read_fd, False)
+    os.set_blocking(write_fd, False)
+    signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)
     for signum in SIGNALS:
         if signum == signal.SIGHUP and signal.getsignal(signum) == signal.SIG_IGN:
             continue
-        signal.signal(signum, on_signal)
+        signal.signal(signum, _noted)
+    _state.on_hangup = on_hangup
+    _state.armed = True
+    _pipe.fd = read_fd
+    threading.Thread(target=_read_signals, args=(read_fd,), name="signals", daemon=True).start()
 
 
-def _leave_terminal() -> None:
-    """The terminal is gone (SIGHUP): further writes to it would fail, so standard output
-    and error go nowhere from now on (run.log still gets every line)."""
+def reset() -> None:
+    """Forget any request and hook (tests that ask for stops in-process)."""
+    global _state
+    armed, on_hangup = _state.armed, _state.on_hangup
+    _state = _State()
+    _state.armed, _state.on_hangup = armed, on_hangup
+
+
+def _noted(signum: int, frame: object) -> None:
+    """The Python side of a signal: nothing. ``_read_signals`` has it from the pipe."""
+
+
+def _read_signals(fd: int) -> None:
+    """The signal thread: waits on the pipe, so that a stop is recorded (and the waits
+    woken) while the main thread is busy elsewhere."""
+    while True:
+        try:
+            select.select([fd], [], [])
+        except InterruptedError:
+            continue
+        except OSError:
+            return
+        _read_pipe()
+
+
+def _read_pipe() -> None:
+    """Take the signals written to the pipe so far (here or on the signal thread: each
+    byte is read once), so that a safe point sees a signal sent a moment before it."""
+    if _pipe.fd is None:
+        return
     try:
-        null = os.open(os.devnull, os.O_WRONLY)
+        data = os.read(_pipe.fd, 64)
+    except (BlockingIOError, InterruptedError):
+        return
     except OSError:
         return
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError, AttributeError):
-            if os.isatty(stream.fileno()):
-                os.dup2(null, stream.fileno())
-    os.close(null)
+    for signum in data:
+        take_signal(signum)
+
+
+def take_signal(signum: int) -> None:
+    """One stop signal, as the reading thread sees it."""
+    if signum not in MESSAGES:
+        return
+    if signum == signal.SIGHUP and _state.on_hangup is not None:
+        with contextlib.suppress(Exception):
+            _state.on_hangup()
+    kind = Stopped if signum == signal.SIGINT else Terminated
+    request(MESSAGES[signal.Signals(signum)], kind)
+
+
+def _watchdog() -> None:
+    time.sleep(FORCE_AFTER_S)
+    force(f"the stop took over {FORCE_AFTER_S:g} s")
+
+
+def _run_hook(hook: ForceHook, reason: str) -> None:
+    try:
+        hook(reason)
+    except BaseException as exc:
+        _say(f"logo-bot: while ending at once: {type(exc).__name__}: {exc}")
+
+
+def _say(line: str) -> None:
+    with contextlib.suppress(Exception):
+        os.write(sys.stderr.fileno(), (line + "\n").encode())
+
+
+# TRANSITION (removed once no module uses them): the old names, now doing nothing.
+@contextlib.contextmanager
+def critical() -> Iterator[None]:
+    yield
+
+
+def on_signal(signum: int, frame: object = None) -> None:
+    take_signal(signum)

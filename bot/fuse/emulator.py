@@ -9,10 +9,11 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot import processes
+from bot import interrupts, processes
 from bot.errors import EmulatorError, InputError, installed
 from bot.fuse.log_tail import log_tail
 from bot.fuse.spectrum_files import CUT, snapshot_problem, tape_problem
@@ -136,6 +137,15 @@ class Fuse:
     started_at: float
     killed: bool = False  # stop() had to SIGKILL it: its movie and RZX may be cut short
     _stopped: bool = field(default=False, repr=False)
+    _unforce: Callable[[], None] | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        self._unforce = interrupts.on_force(self._end_at_once)
+
+    def _end_at_once(self, reason: str) -> None:
+        """A forced end: SIGKILL and the private HOME removed (its files are lost)."""
+        _kill(self.process)
+        shutil.rmtree(self.home, ignore_errors=True)
 
     @classmethod
     def start(
@@ -189,7 +199,7 @@ class Fuse:
                     raise EmulatorError(
                         f"Fuse did not show its window within {timeout:.0f} s: {log_tail(log_path)}"
                     )
-                time.sleep(0.01)
+                interrupts.sleep(0.01)
         except BaseException:  # an error, or Ctrl-C/SIGTERM during start-up
             if process is not None:
                 _kill(process)
@@ -231,6 +241,8 @@ class Fuse:
             finally:  # SIGKILL after the timeout, and when an interrupt cuts the wait short
                 _kill(self.process)
                 shutil.rmtree(self.home, ignore_errors=True)
+                if self._unforce is not None:
+                    self._unforce()
         return self.process.returncode
 
     def _ask_to_quit(self) -> None:

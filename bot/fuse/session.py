@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bot import interrupts
 from bot.errors import EmulatorError, InputError
 from bot.frames import FPS, FRAME_S
 from bot.fuse.attached import AttachedFuse
@@ -276,7 +277,7 @@ class Session:
         while not basic_ready(self.frame(), scale):
             if time.monotonic() > deadline:
                 raise EmulatorError("OpenSE BASIC did not come up to load the tape")
-            time.sleep(0.02)
+            interrupts.sleep(0.02)
         self.wait_frames(25)
         self.keys.type_text("load")
         self.keys.chord("symbol", ["p", "p"], gap_ms=150)
@@ -399,7 +400,7 @@ class Session:
         while left > 0:
             per_s = self._frames_per_s()
             step = min(slice_s, left / per_s)
-            time.sleep(step)
+            interrupts.sleep(step)
             left -= step * per_s
 
     def _frames_per_s(self) -> float:

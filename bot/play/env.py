@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from bot import interrupts
 from bot.errors import Unreadable
 from bot.play.time_spent import IDLE, TimeSpent
 from bot.see.screens import ScreenReader
@@ -196,7 +197,7 @@ class LogoEnv:
                     return obs, True
                 if time.monotonic() >= deadline:
                     return obs, False
-                time.sleep(self.poll_s)
+                interrupts.sleep(self.poll_s)
 
     def _burst(self, keys: Sequence[str]) -> None:
         """Press ``keys``; the burst's time goes to its parts: keys held and up and their
@@ -216,7 +217,7 @@ class LogoEnv:
         self._burst(keys)
         if expect is None:
             with self.spent.on("frame_wait"):
-                time.sleep(timeout_frames * self.console.frame_s)
+                interrupts.sleep(timeout_frames * self.console.frame_s)
             obs, met = self.observe(), True
         else:
             obs, met = self.wait_for(expect, timeout_frames)

@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
 
+from bot import interrupts
 from bot.errors import LevelFailed, LevelGone, Unreadable
 from bot.play.env import EnvWrapper, Expectation, LogoEnv, Observation, StepResult
 from bot.play.plan_ahead import PlanAhead, plan_ahead
@@ -112,7 +113,7 @@ class Player:
             if time.monotonic() >= deadline:
                 self.env.note("unreadable", what=what, reason=last.reason, obs=obs)
                 raise LevelFailed(f"cannot read the {what}: {last.reason}", obs)
-            time.sleep(0.002)
+            interrupts.sleep(0.002)
 
     def step(
         self,
@@ -198,12 +199,12 @@ class Player:
                     if target == previous:
                         return obs
                     previous = target
-                    time.sleep(self.env.frame_s)
+                    interrupts.sleep(self.env.frame_s)
                     continue
             except Unreadable:
                 pass
             previous = None
-            time.sleep(0.005)
+            interrupts.sleep(0.005)
         shown = f" (the screen shows: {obs.screen.replace('_', ' ')})" if obs and obs.screen else ""
         raise LevelFailed(f"no level appeared on screen within {timeout_s:.0f} s{shown}", obs)
 
@@ -235,7 +236,7 @@ class Player:
             if verdict.solved:
                 return target
             self.env.note("target_unsolvable", target=str(target), reason=verdict.reason)
-            time.sleep(2 * self.env.frame_s)
+            interrupts.sleep(2 * self.env.frame_s)
             target = self.read("target")
         verdict = solve(target)
         if not verdict.solved:

@@ -8,6 +8,7 @@ import logging
 import time
 from collections.abc import Sequence
 
+from bot import interrupts
 from bot.errors import Unreadable
 from bot.fuse.session import Session
 from bot.play.key_probe import KeyProbe, ProbeResult
@@ -69,7 +70,7 @@ class GameProbeIO:
         return self.player.read("cursor")  # type: ignore[return-value]
 
     def wait_frames(self, frames: float) -> None:
-        time.sleep(max(frames, 0) * self.env.frame_s)
+        interrupts.sleep(max(frames, 0) * self.env.frame_s)
 
     def now(self) -> float:
         return time.monotonic()

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bot import interrupts
 from bot.errors import Unreadable
 from bot.frames import FPS
 from bot.profile import Profile
@@ -83,7 +84,7 @@ def measure_speed(
             if recent is not None and _steady(recent, steady):
                 break
             recent = None
-        time.sleep(poll_s)
+        interrupts.sleep(poll_s)
     if len(times) < 3:
         raise Unreadable(
             f"cannot measure the emulation speed: the board flashed {len(times)} times "

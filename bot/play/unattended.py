@@ -25,6 +25,7 @@ import time
 from functools import partial
 from pathlib import Path
 
+from bot import interrupts
 from bot.errors import EmulatorError, LevelFailed, MenuFailed, Unreadable
 from bot.fuse.session import Session
 from bot.play.entering import GameEntry
@@ -156,6 +157,7 @@ class Walkthrough:
                 with spent.phase("start"):
                     enter = not self.takeover.take_over()
             while level <= self.last:
+                interrupts.check()  # between levels: a safe point
                 self.progress.update(level=level)
                 try:
                     with spent.phase("transition"):

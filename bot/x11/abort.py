@@ -1,15 +1,14 @@
-"""Stopping a run at once: Ctrl-C, or a global abort key grabbed on the X display.
+"""Stopping a run at once: a global abort key grabbed on the X display, like Ctrl-C.
 
-``guard`` is used around a run. Ctrl-C (SIGINT) raises ``Aborted`` in the main
-thread - after the short stretch that sends one key event, never inside it - and the
-key drivers release whatever they hold on the way out. The abort key (Pause unless
-the profile or ``--abort-key`` says otherwise) is grabbed on the root window of every
-display given - the game's, and the person's own when the game runs on a private Xvfb -
-so it works whichever window has the focus; a thread per display waits for it on its
-own X connection,
-releases every held key itself at once (through the same focus-checked path as any
-key event), then interrupts the main thread the same way. Closing the session then
-stops Fuse with SIGTERM and the run folder is finished, marked aborted.
+``guard`` is used around a run. The abort key (Pause unless the profile or
+``--abort-key`` says otherwise) is grabbed on the root window of every display given -
+the game's, and the person's own when the game runs on a private Xvfb - so it works
+whichever window has the focus. A thread per display waits for it on its own X
+connection, releases every held key itself at once (the same release as any key
+event's), then asks the run to stop (``bot.interrupts.request``), as Ctrl-C does; the
+bot honours it at its next safe point. Closing the session then stops Fuse and the run
+folder is finished, marked aborted. The thread never raises: a display that goes away
+ends it quietly.
 """
 
 from __future__ import annotations
@@ -17,29 +16,22 @@ from __future__ import annotations
 import logging
 import os
 import select
-import signal
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
 
 from Xlib import XK, X
 from Xlib.error import CatchError
 
+from bot import interrupts
 from bot.errors import DisplayError, UsageError
-from bot.interrupts import interrupt_or_defer
 from bot.x11.display import open_display
 from bot.x11.keys import KeyDriver
 
 log = logging.getLogger(__name__)
 
 FUSE_KEYS = {f"F{n}" for n in range(1, 11)}  # Fuse's own menu keys
-
-
-class Aborted(KeyboardInterrupt):
-    """The run was stopped by the user (Ctrl-C or the abort key); ``str()`` says how."""
 
 
 def check_abort_key(name: str, game_keys: set[str]) -> str | None:
@@ -103,6 +95,12 @@ class AbortHotkey:
         return self
 
     def _watch(self) -> None:
+        try:
+            self._wait_for_key()
+        except Exception as exc:  # the display went away: the run finds out by itself
+            log.debug("the abort key's watch on %s ended: %s", self.display, exc)
+
+    def _wait_for_key(self) -> None:
         fd = self.dpy.fileno()
         while not self._stop.is_set():
             if not self.dpy.pending_events():
@@ -142,72 +140,31 @@ class AbortHotkey:
         self._stop.set()
         if self._thread.is_alive() and self._thread is not threading.current_thread():
             self._thread.join(1.0)
-        catch = CatchError()
-        self.root.ungrab_key(self.keycode, X.AnyModifier, onerror=catch)
-        self.dpy.sync()
-        self.dpy.close()
+        try:
+            self.root.ungrab_key(self.keycode, X.AnyModifier, onerror=CatchError())
+            self.dpy.sync()
+        except Exception as exc:  # the display is gone: so is the grab
+            log.debug("letting go of the abort key on %s: %s", self.display, exc)
+        finally:
+            self.dpy.close()
 
 
 @contextmanager
 def guard(
     displays: str | Sequence[str] | None, key: str | None, keys: Callable[[], KeyDriver | None]
 ) -> Iterator[list[AbortHotkey]]:
-    """Ctrl-C and (with a ``key``) the abort key on any of ``displays`` raise ``Aborted``
-    in the main thread while the block runs, never in the middle of a key event."""
-    main = threading.current_thread() is threading.main_thread()
-    reason: dict[str, Any] = {"message": "stopped by Ctrl-C"}
-    state: dict[str, Any] = {"dropped": None, "in_hook": 0}
-
-    def resend() -> None:
-        threading.Timer(0.005, signal.pthread_kill, (main_ident, signal.SIGINT)).start()
-
-    def on_sigint(signum: int, frame: object) -> None:
-        interrupt = state["dropped"] or Aborted(reason["message"])
-        if state["in_hook"]:  # raised here it would be dropped too: once more, later
-            state["dropped"] = interrupt
-            resend()
-            return
-        state["dropped"] = None
-        interrupt_or_defer(interrupt)
-
-    def on_unraisable(unraisable: Any) -> None:
-        # The handler ran inside a finalizer (a __del__ or weakref callback), where Python
-        # prints the exception and drops it: deliver it again once the finalizer is done
-        # (a Ctrl-C, the abort key, or SIGTERM/SIGHUP taken as an interrupt).
-        if isinstance(unraisable.exc_value, KeyboardInterrupt) and main_ident is not None:
-            log.info("the stop came inside a finalizer, which dropped it: raised again")
-            state["dropped"] = unraisable.exc_value
-            state["in_hook"] += 1
-            try:
-                resend()
-            finally:
-                state["in_hook"] -= 1
-            return
-        previous_hook(unraisable)
-
-    def on_abort(message: str) -> None:
-        reason["message"] = message
-        if main_ident is not None:
-            signal.pthread_kill(main_ident, signal.SIGINT)
-
-    main_ident = threading.main_thread().ident if main else None
-    previous = signal.getsignal(signal.SIGINT) if main else None
-    previous_hook = sys.unraisablehook
-    if main:
-        signal.signal(signal.SIGINT, on_sigint)
-        sys.unraisablehook = on_unraisable
+    """While the block runs, the abort key (with a ``key``) on any of ``displays`` asks
+    the run to stop (``interrupts.request``), as Ctrl-C does; the bot honours it at its
+    next safe point."""
     hotkeys: list[AbortHotkey] = []
     names = [displays] if isinstance(displays, str) else list(displays or ())
     try:
         for display in dict.fromkeys(names) if key else ():
-            hotkeys.append(AbortHotkey(display, key, keys, on_abort).start())
+            hotkeys.append(AbortHotkey(display, key, keys, interrupts.request).start())
         yield hotkeys
     finally:
         for hotkey in hotkeys:
             hotkey.close()
-        if main:
-            signal.signal(signal.SIGINT, previous)
-            sys.unraisablehook = previous_hook
 
 
 def abort_displays(game_display: str, private: bool) -> list[str]:

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from bot import interrupts
 from bot.errors import EmulatorError, FocusLost
 
 FocusListener = Callable[[str, dict[str, Any]], None]
@@ -148,4 +149,4 @@ class FocusPolicy:
             elif time.monotonic() - watched >= self.watch_s:
                 watched = time.monotonic()
                 self.emit("waiting", waited_s=waited)  # a listener may look at the game
-            time.sleep(self.poll_s)
+            interrupts.sleep(self.poll_s)

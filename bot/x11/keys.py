@@ -2,9 +2,10 @@
 and the XTest driver whose focus checks the default driver (``window_keys.WindowKeys``,
 events addressed to Fuse's window) keeps.
 
-Each event is sent only after the focus is checked, with the X server grabbed so that,
-on a plain X server, no other client can move the focus between the check and the event
-(under XWayland the compositor still can: only ``WindowKeys`` is safe there). A press
+Each event is sent only after the focus is checked; an XTest event with the X server
+grabbed so that, on a plain X server, no other client can move the focus between the
+check and the event (under XWayland the compositor still can: only ``WindowKeys``, which
+needs no grab, is safe there). A press
 while another window has the focus is not sent; the ``FocusPolicy`` then waits, takes
 the focus back or raises ``FocusLost``. A release is always sent (a held key must not
 stay down), but when Fuse has lost the focus an XTest release is swallowed by a keyboard
@@ -34,8 +35,8 @@ from Xlib import display as xdisplay
 from Xlib.error import CatchError, XError
 from Xlib.ext import xtest
 
+from bot import interrupts
 from bot.errors import DisplayError, FocusLost, ProfileError
-from bot.interrupts import critical
 from bot.x11.cover import CoverWatch
 from bot.x11.display import open_display
 from bot.x11.focus import FocusPolicy
@@ -133,7 +134,9 @@ class KeyDriver:
 
     def _wait_until(self, when: float) -> None:
         """Sleep to a millisecond before ``when``, then yield until it (a sleep may
-        overshoot by a millisecond or more on a busy machine)."""
+        overshoot by a millisecond or more on a busy machine). A safe point: a stop asked
+        for is raised here, and a key held is then released on the way out."""
+        interrupts.check()
         while (left := when - time.perf_counter()) > 0:
             time.sleep(left - 0.001 if left > 0.002 else 0)
 
@@ -247,61 +250,58 @@ class KeyDriver:
 
     def _key_down(self, key: str) -> None:
         while True:
-            with critical():
-                self._down.add(key)
-                sending = time.perf_counter()
-                try:
-                    sent = self._send(key, True)
-                except BaseException:
-                    with contextlib.suppress(Exception):
-                        self._key_up(key)
-                    raise
-                now = time.perf_counter()
-                self.clock.events_s += now - sending
-                self.clock.events += 1
-                if sent:
-                    self._last_event = now
-                    return
-                self._down.discard(key)
-            # outside the critical stretch: this may wait a long time
+            interrupts.check()  # no press once a stop is asked for
+            self._down.add(key)
+            sending = time.perf_counter()
+            try:
+                sent = self._send(key, True)
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    self._key_up(key)
+                raise
+            now = time.perf_counter()
+            self.clock.events_s += now - sending
+            self.clock.events += 1
+            if sent:
+                self._last_event = now
+                return
+            self._down.discard(key)
             if self.regain_focus() > self.cut_after_s:
                 raise BurstCut(key)
 
     def _key_up(self, key: str) -> None:
-        with critical():
-            sending = time.perf_counter()
-            try:
-                self._send(key, False)
-            finally:
-                self._down.discard(key)
-                self._last_key = key
-                self._last_event = time.perf_counter()
-                self.clock.events_s += self._last_event - sending
-                self.clock.events += 1
+        sending = time.perf_counter()
+        try:
+            self._send(key, False)
+        finally:
+            self._down.discard(key)
+            self._last_key = key
+            self._last_event = time.perf_counter()
+            self.clock.events_s += self._last_event - sending
+            self.clock.events += 1
 
     def _roll(self, up: str, key: str) -> None:
         """Let go of ``up`` and press ``key`` at once (``_send_roll``: one checked event
         pair where the driver can); a press refused for the focus is then made as
         ``_key_down`` makes it, after the wait."""
-        with critical():
-            sending = time.perf_counter()
-            self._down.add(key)
-            sent = False
-            try:
-                sent = self._send_roll(up, key)
-            except BaseException:
-                for held in (up, key):  # whatever went out, nothing stays down
-                    with contextlib.suppress(Exception):
-                        self._key_up(held)
-                raise
-            finally:
-                if not sent:
-                    self._down.discard(key)
-                self._down.discard(up)
-                self._last_key = up
-                self._last_event = time.perf_counter()
-                self.clock.events_s += self._last_event - sending
-                self.clock.events += 2
+        sending = time.perf_counter()
+        self._down.add(key)
+        sent = False
+        try:
+            sent = self._send_roll(up, key)
+        except BaseException:
+            for held in (up, key):  # whatever went out, nothing stays down
+                with contextlib.suppress(Exception):
+                    self._key_up(held)
+            raise
+        finally:
+            if not sent:
+                self._down.discard(key)
+            self._down.discard(up)
+            self._last_key = up
+            self._last_event = time.perf_counter()
+            self.clock.events_s += self._last_event - sending
+            self.clock.events += 2
         if not sent:
             if self.regain_focus() > self.cut_after_s:
                 raise BurstCut(key)
@@ -403,9 +403,10 @@ def send_guarded(
 ) -> bool:
     """One key event that only ``window_id`` can receive, on connection ``dpy``.
 
-    With the server grabbed (no other client runs meanwhile): when ``window_id`` (or a
-    window inside it) has the focus and no other client holds the keyboard (``watch``,
-    whose events the focus check's round trip has just brought in), the event is sent
+    An XTest event is sent with the server grabbed (no other client runs meanwhile):
+    when ``window_id`` (or a window inside it) has the focus and no other client holds
+    the keyboard (``watch``, whose events the focus check's round trip has just brought
+    in), the event is sent
     (``deliver``, or an XTest event); otherwise a press is not sent (returns False) and a
     release is sent under a keyboard grab of our own where one can be had, so the window
     that has the focus receives nothing (returns True). ``ancestry`` (whose events the
@@ -418,20 +419,23 @@ def send_guarded(
     one check and one round trip where two of each were needed).
 
     ``targeted``: ``deliver`` sends to ``window_id`` only (``bot.x11.window_keys``), so
-    a release goes there whatever has the focus.
+    a release goes there whatever has the focus, and no server grab is taken: the focus
+    check only pauses the bot while a person works in another window, and a change of
+    focus between the check and the event sends no key elsewhere.
     """
-    with critical(), server_grabbed(dpy, sync):
-        focus = focus_id(dpy)  # a round trip: every event sent before it is in
-        if watch is not None:
-            watch.drain()  # passes them on to the ancestry (its listener)
-        elif ancestry is not None:
-            while dpy.pending_events():
-                ancestry.take(dpy.next_event())
-        if ancestry is not None:
-            inside = ancestry.holds(focus)
-        else:
-            inside = focus is not None and (focus == window_id or is_within(dpy, focus, window_id))
-        if inside:
+    if targeted:  # nothing to protect: the event reaches window_id whatever has the focus
+        try:
+            inside = _focus_inside(dpy, window_id, watch, ancestry)
+            allowed = inside and not (down and watch is not None and watch.held())
+            if let_go is not None:
+                _fake(dpy, let_go[0], False, let_go[1])
+            if allowed or not down:
+                _fake(dpy, keycode, down, deliver)
+            return allowed or not down
+        finally:
+            dpy.sync() if sync else dpy.flush()
+    with server_grabbed(dpy, sync):
+        if _focus_inside(dpy, window_id, watch, ancestry):
             if let_go is not None:
                 _fake(dpy, let_go[0], False, let_go[1])
             if down and watch is not None and watch.held():
@@ -441,23 +445,43 @@ def send_guarded(
         releases = ([let_go[0]] if let_go is not None else []) + ([] if down else [keycode])
         if not releases:
             return False
-        if targeted:
-            if let_go is not None:
-                _fake(dpy, let_go[0], False, let_go[1])
-            if not down:
-                _fake(dpy, keycode, False, deliver)
-            return not down
-        root = dpy.screen().root
-        grab = root.grab_keyboard(False, X.GrabModeAsync, X.GrabModeAsync, X.CurrentTime)
-        for code in releases:
-            xtest.fake_input(dpy, X.KeyRelease, code)
-        if grab == X.GrabSuccess:
-            dpy.ungrab_keyboard(X.CurrentTime)
+        _release_swallowed(dpy, releases)
     while dpy.pending_events():  # the swallowed release came to us
         event = dpy.next_event()
         if watch is not None:
             watch.take(event)
     return not down
+
+
+def _focus_inside(
+    dpy: xdisplay.Display,
+    window_id: int,
+    watch: GrabWatch | None,
+    ancestry: FocusAncestry | None,
+) -> bool:
+    """``window_id`` or a window inside it has the focus: a round trip, which also brings
+    in the focus events sent before it (to ``watch``, which passes them on to
+    ``ancestry``, or to ``ancestry`` itself)."""
+    focus = focus_id(dpy)
+    if watch is not None:
+        watch.drain()
+    elif ancestry is not None:
+        while dpy.pending_events():
+            ancestry.take(dpy.next_event())
+    if ancestry is not None:
+        return ancestry.holds(focus)
+    return focus is not None and (focus == window_id or is_within(dpy, focus, window_id))
+
+
+def _release_swallowed(dpy: xdisplay.Display, codes: list[int]) -> None:
+    """XTest releases of ``codes`` while another window has the focus, under a keyboard
+    grab of our own where one can be had, so that the window receives nothing."""
+    root = dpy.screen().root
+    grab = root.grab_keyboard(False, X.GrabModeAsync, X.GrabModeAsync, X.CurrentTime)
+    for code in codes:
+        xtest.fake_input(dpy, X.KeyRelease, code)
+    if grab == X.GrabSuccess:
+        dpy.ungrab_keyboard(X.CurrentTime)
 
 
 def _fake(
@@ -472,8 +496,9 @@ def _fake(
 class XTestKeys(KeyDriver):
     """XTest fake key events by keycode, to Fuse's top-level window only.
 
-    Every call on its X connection is a critical stretch: python-xlib does not survive an
-    exception in the middle of a request (a Ctrl-C there could leave the server grabbed).
+    No stop is raised inside a call on its X connection (python-xlib does not survive an
+    exception in the middle of a request): the stop is looked at between key events.
+    A forced end releases the keys held on a fresh connection (``release_fresh``).
     """
 
     needs_xtest = True
@@ -494,8 +519,7 @@ class XTestKeys(KeyDriver):
             raise DisplayError(f"the X display {display} has no XTEST extension")
         self.window_id = window_id
         self._window = self._dpy.create_resource_object("window", window_id)
-        with critical():
-            self._grab_watch = GrabWatch(self._dpy, self._window)
+        self._grab_watch = GrabWatch(self._dpy, self._window)
         self._ancestry = FocusAncestry(self._dpy, window_id)
         self._grab_watch.listeners.append(self._ancestry.take)
         self.policy = policy or FocusPolicy(take_back=take_focus)
@@ -507,6 +531,7 @@ class XTestKeys(KeyDriver):
         self.sync_events = True
         self._closed = False
         self._codes: dict[str, int] = {}
+        self._unforce = interrupts.on_force(self.release_fresh)
 
     @property
     def take_focus(self) -> bool:
@@ -517,8 +542,7 @@ class XTestKeys(KeyDriver):
         if code is None:
             name = KEYSYM_NAMES.get(key.lower(), key)
             sym = XK.string_to_keysym(name)
-            with critical():
-                code = self._dpy.keysym_to_keycode(sym) if sym else 0
+            code = self._dpy.keysym_to_keycode(sym) if sym else 0
             if not code:
                 raise ProfileError(f"no keycode for key {key!r} on this X display")
             self._codes[key] = code
@@ -532,41 +556,36 @@ class XTestKeys(KeyDriver):
         """Fuse (or its focus child) has the input focus: one round trip once the focus
         window's place in the tree is known."""
         started = time.perf_counter()
-        with critical():
-            focus = focus_id(self._dpy)
-            self._grab_watch.drain()  # the ancestry hears of changes before it answers
-            inside = self._ancestry.holds(focus)
+        focus = focus_id(self._dpy)
+        self._grab_watch.drain()  # the ancestry hears of changes before it answers
+        inside = self._ancestry.holds(focus)
         took = time.perf_counter() - started
         self.round_trip_s = max(took, self.round_trip_s * 0.9)
         return inside
 
     def keyboard_grabbed(self) -> bool:
         """Another client holds an active keyboard grab now (no key is pressed meanwhile)."""
-        with critical():
-            self._dpy.sync()  # a round trip: the focus events sent so far are in
-            return self._grab_watch.held()
+        self._dpy.sync()  # a round trip: the focus events sent so far are in
+        return self._grab_watch.held()
 
     def covered(self) -> bool:
         """Another window is over Fuse's picture now (no key is pressed meanwhile)."""
         if self.cover is None:
             return False
-        with critical():
-            return self.cover.covered(fresh=True)
+        return self.cover.covered(fresh=True)
 
     def raise_window(self) -> bool:
         """Put Fuse on top of the windows that cover it (whether it was asked now)."""
         if self.cover is None:
             return False
-        with critical():
-            return self.cover.raise_fuse()
+        return self.cover.raise_fuse()
 
     def window_exists(self) -> bool:
-        with critical():
-            try:
-                self._window.get_attributes()
-            except XError:
-                return False
-            return True
+        try:
+            self._window.get_attributes()
+        except XError:
+            return False
+        return True
 
     def _hold_until(self, when: float, poll_s: float = 0.004) -> None:
         """Hold, but stop at once when another window takes the focus: the release is then
@@ -574,6 +593,7 @@ class XTestKeys(KeyDriver):
         that window. The focus is polled while more than a poll and a round trip are
         left; the rest is waited precisely (the release's own check guards it)."""
         while when - time.perf_counter() > poll_s + self.round_trip_s:
+            interrupts.check()  # a safe point: the key is released on the way out
             if not self._may_hold():  # a round trip
                 return
             time.sleep(max(0.0, min(poll_s, when - time.perf_counter() - 0.002)))
@@ -587,9 +607,8 @@ class XTestKeys(KeyDriver):
     def focus(self) -> None:
         """Give Fuse's top-level window the input focus (only the top level works)."""
         catch = CatchError()
-        with critical():
-            self._window.set_input_focus(X.RevertToParent, X.CurrentTime, onerror=catch)
-            self._dpy.sync()
+        self._window.set_input_focus(X.RevertToParent, X.CurrentTime, onerror=catch)
+        self._dpy.sync()
 
     def check_focus(self) -> None:
         """Before a burst: wait for the focus (and for the picture to be uncovered) if need
@@ -613,8 +632,7 @@ class XTestKeys(KeyDriver):
         if self.cover is None:
             return False
         fresh, self._fresh_cover = self._fresh_cover, False
-        with critical():
-            return self.cover.covered(fresh=fresh)
+        return self.cover.covered(fresh=fresh)
 
     def _send(self, key: str, down: bool) -> bool:
         code = self.keycode(key)
@@ -660,17 +678,34 @@ class XTestKeys(KeyDriver):
         for code in codes:
             send_guarded(dpy, self.window_id, code, False)
 
+    def release_fresh(self, reason: str = "") -> None:
+        """Release the keys held now on a connection of its own, with no check (a forced
+        end: the bot's own connection may be in the middle of a request)."""
+        codes = self.held_keycodes()
+        if not codes:
+            return
+        dpy = open_display(self.display)
+        try:
+            self._release_plain(dpy, codes)
+            dpy.sync()
+        finally:
+            dpy.close()
+
+    def _release_plain(self, dpy: xdisplay.Display, codes: list[int]) -> None:
+        for code in codes:
+            xtest.fake_input(dpy, X.KeyRelease, code)
+
     def close(self) -> None:
         """Release every key and close the connection; again, nothing happens (as for the
         grabber and the cover watch: a restart cut short closes them, then the session)."""
         if self._closed:
             return
         self._closed = True
+        self._unforce()
         try:
             self.release_all()
         finally:
-            with critical():
-                self._dpy.close()
+            self._dpy.close()
 
 
 def expand(sequence: Iterable[str]) -> list[str]:

@@ -111,7 +111,10 @@ class WindowKeys(XTestKeys):
     def release_on(self, dpy: xdisplay.Display, codes: list[int]) -> None:
         """Release ``codes`` in Fuse's window from another connection (the abort key's
         thread), with no modifier state."""
+        self._release_plain(dpy, codes)
+        dpy.sync()
+
+    def _release_plain(self, dpy: xdisplay.Display, codes: list[int]) -> None:
         window = dpy.create_resource_object("window", self.window_id)
         for code in codes:
             send_key(dpy, window, code, False, 0)
-        dpy.sync()

@@ -1,39 +1,80 @@
-"""Ctrl-C, SIGTERM and SIGHUP: each a KeyboardInterrupt, deferred past critical stretches."""
+"""Ctrl-C, SIGTERM, SIGHUP and the abort key: requests honoured at safe points, bounded."""
 
-import os
 import signal
 import subprocess
 import sys
 import textwrap
+import threading
+import time
 
 import pytest
 
-from bot.interrupts import Terminated, critical, on_signal
+from bot import interrupts
+from bot.interrupts import Stopped, Terminated
+
+
+@pytest.fixture(autouse=True)
+def fresh_requests():
+    interrupts.reset()
+    yield
+    interrupts.reset()
 
 
 @pytest.mark.parametrize(
     ("signum", "kind", "message"),
     [
-        (signal.SIGINT, KeyboardInterrupt, ""),
+        (signal.SIGINT, Stopped, "stopped by Ctrl-C"),
         (signal.SIGTERM, Terminated, "stopped by SIGTERM"),
         (signal.SIGHUP, Terminated, "stopped by SIGHUP"),
     ],
 )
-def test_each_signal_is_an_interrupt_naming_it(signum, kind, message):
+def test_each_signal_is_a_request_raised_only_at_a_safe_point(signum, kind, message):
+    interrupts.take_signal(signum)  # what the signal thread does: nothing is raised here
+    assert str(interrupts.requested()) == message
     with pytest.raises(KeyboardInterrupt) as caught:
-        on_signal(signum)
+        interrupts.check()
     assert type(caught.value) is kind and str(caught.value) == message
 
 
-def test_a_signal_inside_a_critical_stretch_is_raised_at_its_end():
-    reached = []
-    with pytest.raises(Terminated, match="SIGTERM"), critical():
-        with critical():
-            on_signal(signal.SIGTERM)
-            on_signal(signal.SIGHUP)  # the first one is the one raised
-            reached.append("inner")
-        reached.append("outer")
-    assert reached == ["inner", "outer"]
+def test_no_request_no_stop():
+    assert interrupts.requested() is None
+    interrupts.check()
+    interrupts.sleep(0.001)
+
+
+def test_the_first_request_is_the_one_raised():
+    interrupts.request("stopped by the F12 key")
+    interrupts.take_signal(signal.SIGTERM)  # not armed (no install): only noted
+    with pytest.raises(Stopped, match="F12"):
+        interrupts.check()
+
+
+def test_a_request_from_another_thread_ends_a_long_sleep_early():
+    threading.Timer(0.05, interrupts.request, ("stopped by the Pause key",)).start()
+    started = time.monotonic()
+    with pytest.raises(Stopped, match="Pause"):
+        interrupts.sleep(30)
+    assert time.monotonic() - started < 10  # woken by the request, not the 30 s
+
+
+def test_writing_the_folder_goes_on_until_its_deadline(monkeypatch):
+    interrupts.request("stopped by Ctrl-C")
+    with interrupts.finishing():
+        interrupts.check()  # within FINISH_S of the stop: the writing goes on
+        interrupts.sleep(0.001)
+        monkeypatch.setattr(interrupts, "FINISH_S", 0.0)
+        with pytest.raises(Stopped):
+            interrupts.check()
+    with pytest.raises(Stopped):
+        interrupts.check()  # outside, at once
+
+
+def test_a_force_hook_can_be_removed():
+    ran = []
+    remove = interrupts.on_force(ran.append)
+    remove()
+    remove()  # twice: nothing
+    assert interrupts._state.hooks == []
 
 
 def run_cli_python(code: str, nohup: bool = False) -> subprocess.CompletedProcess:
@@ -85,60 +126,21 @@ def test_under_nohup_a_sighup_leaves_the_command_running():
     assert "stopped" not in result.stderr
 
 
-def test_after_sighup_nothing_is_written_to_the_terminal_that_went(tmp_path):
-    """SIGHUP: the terminal is gone, so standard output and error are sent nowhere (a write
-    to a hung-up terminal would fail); a file or pipe is left as it is."""
-    import pty
-
-    leader, follower = pty.openpty()
-    code = textwrap.dedent(
-        """
-        import os, signal, sys
-        from bot.interrupts import on_signal
-        try:
-            on_signal(signal.SIGHUP)
-        except KeyboardInterrupt:
-            pass
-        print("after", flush=True)
-        sys.stderr.write("to the pipe\\n")
-        """
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        stdout=follower,
-        stderr=subprocess.PIPE,
-        text=True,
-        timeout=60,
-    )
-    os.close(follower)
-    os.set_blocking(leader, False)
-    try:
-        seen = os.read(leader, 1000)
-    except (BlockingIOError, OSError):
-        seen = b""
-    os.close(leader)
-    assert result.returncode == 0, result.stderr
-    assert b"after" not in seen
-    assert result.stderr == "to the pipe\n"
-
-
 @pytest.mark.parametrize("name", ["SIGINT", "SIGTERM", "SIGHUP"])
 def test_a_signal_while_the_command_is_imported_waits_for_the_import(name):
     """A signal during the command's imports is taken when they are done: exit 130 and
-    one line, where it could break an import (numpy turns the interrupt into an
-    ImportError) and end with a traceback."""
+    one line (a signal raised inside an import could break it: numpy turned the
+    interrupt into an ImportError)."""
     result = run_cli_python(
         f"""
-        import importlib, os, signal, sys
+        import importlib, os, signal, sys, time
         from bot import cli
         real = importlib.import_module
 
         def import_module(name, *args):
             if name == "bot.commands.runs":
-                try:
-                    os.kill(os.getpid(), signal.{name})
-                except KeyboardInterrupt:  # as numpy's C extension does
-                    raise ImportError("PyCapsule_Import could not import module") from None
+                os.kill(os.getpid(), signal.{name})
+                time.sleep(0.2)  # the signal thread records it meanwhile
             return real(name, *args)
 
         cli.importlib.import_module = import_module
@@ -149,3 +151,90 @@ def test_a_signal_while_the_command_is_imported_waits_for_the_import(name):
     assert result.returncode == 130, result.stderr
     (line,) = result.stderr.strip().splitlines()  # no traceback
     assert line.startswith(f"logo-bot runs: stopped by {how}")
+
+
+def run_armed(body: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    """``body`` in a Python whose stops are taken as logo-bot takes them (``install``)."""
+    code = "import os, signal, sys, time\nfrom bot import interrupts\ninterrupts.install()\n"
+    return subprocess.run(
+        [sys.executable, "-c", code + textwrap.dedent(body)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_a_signal_never_raises_inside_the_code_it_lands_in(name):
+    """Signals come while a stretch runs that must not be cut (an X request); the
+    stretch ends whole and the stop is raised at the next safe point."""
+    result = run_armed(
+        f"""
+        done = 0
+        os.kill(os.getpid(), signal.{name})
+        time.sleep(0.2)  # the signal thread records it meanwhile
+        done += 1
+        print("stretch done", done, str(interrupts.requested()))
+        try:
+            interrupts.check()
+        except interrupts.Stopped as stop:
+            print("raised at the safe point:", stop)
+        """
+    )
+    how = "Ctrl-C" if name == "SIGINT" else name
+    assert result.returncode == 0, result.stderr
+    assert f"stretch done 1 stopped by {how}" in result.stdout
+    assert f"raised at the safe point: stopped by {how}" in result.stdout
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("gap_s", [0.0, 0.005, 0.08, 0.2])
+def test_a_second_signal_ends_the_process_at_once_with_the_hooks_run(gap_s, tmp_path):
+    """Ctrl-C twice (or two SIGTERMs) while the orderly stop hangs: the force hooks run,
+    exit 130, no traceback from any thread."""
+    mark = tmp_path / "hook"
+    result = run_armed(
+        f"""
+        interrupts.on_force(lambda why: open({str(mark)!r}, "w").write(why))
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep({gap_s})
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(30)  # an orderly stop that never ends
+        print("not ended")
+        """
+    )
+    assert result.returncode == 130, result.stdout + result.stderr
+    assert "not ended" not in result.stdout
+    assert "Traceback" not in result.stderr and "Exception in thread" not in result.stderr
+    assert mark.read_text() == "a second stop (stopped by Ctrl-C)"
+
+
+def test_a_stop_that_is_not_honoured_is_forced_by_the_watchdog(tmp_path):
+    """One signal, and code that never reaches a safe point: the watchdog ends it with
+    the hooks run (bounded), exit 130."""
+    mark = tmp_path / "hook"
+    result = run_armed(
+        f"""
+        interrupts.FORCE_AFTER_S = 0.5
+        interrupts.on_force(lambda why: open({str(mark)!r}, "w").write(why))
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(30)
+        print("not ended")
+        """
+    )
+    assert result.returncode == 130, result.stdout + result.stderr
+    assert mark.read_text() == "the stop took over 0.5 s"
+    assert "ending at once" in result.stderr
+
+
+def test_a_hook_that_hangs_does_not_hold_the_end():
+    result = run_armed(
+        """
+        interrupts.HOOK_S = 0.2
+        interrupts.on_force(lambda why: time.sleep(60))
+        os.kill(os.getpid(), signal.SIGTERM)
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(30)
+        """
+    )
+    assert result.returncode == 130

@@ -2,6 +2,7 @@
 
 import pytest
 
+from bot import interrupts
 from bot.play import env as env_module
 from bot.play import player as player_module
 from bot.play.time_spent import IDLE
@@ -11,10 +12,11 @@ from tests.bot.fake_game import VirtualTime
 
 @pytest.fixture
 def clock(monkeypatch) -> VirtualTime:
-    """Virtual time for the player, its environment, the key driver (and the fake game
-    given ``clock.monotonic``): a wait moves it on at once, by what was asked."""
+    """Virtual time for the player, its environment, the key driver, their waits
+    (``interrupts.sleep``) and the fake game given ``clock.monotonic``: a wait moves it
+    on at once, by what was asked."""
     clock = VirtualTime()
-    for module in (player_module, env_module, keys_module):
+    for module in (player_module, env_module, keys_module, interrupts):
         monkeypatch.setattr(module, "time", clock)
     observation = env_module.Observation  # stamped with the virtual time, not the wall's
 
