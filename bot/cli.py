@@ -68,13 +68,18 @@ def main(argv: list[str] | None = None) -> int:
         interrupts.check()  # asked at the very end (the folder is finished): still a stop
         return status
     except BotError as exc:
+        interrupts.hold_if_forcing()
         print(f"logo-bot {command}: error: {exc}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt as exc:
+        interrupts.hold_if_forcing()
         how = str(exc) or "stopped by Ctrl-C"
         fuse = "your Fuse runs on" if getattr(exc, "fuse_left_running", False) else "Fuse stopped"
         print(f"\nlogo-bot {command}: {how}; every key released, {fuse}", file=sys.stderr)
         return Exit.STOPPED
+    except BaseException:
+        interrupts.hold_if_forcing()  # killed programs fail the main thread meanwhile
+        raise
 
 
 if __name__ == "__main__":

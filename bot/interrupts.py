@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 EXIT_STOPPED = 130
 FORCE_AFTER_S = 8.0  # from the first request: the orderly stop must be over by then
-FINISH_S = 5.0  # from the first request: writing the folder may go on this long
+FINISH_S = 4.0  # from the first request: the slow writing (video, plots) may go on this long
 SLICE_S = 0.05  # a sleep looks at the requests at least this often
 HOOK_S = 1.0  # the longest a forced end waits for each ``on_force`` callback
 
@@ -155,6 +155,19 @@ def on_force(hook: ForceHook) -> Callable[[], None]:
             _state.hooks.remove(hook)
 
     return remove
+
+
+def forcing() -> bool:
+    """The end is being forced: the process exits within moments, and nothing else may
+    write the run's folder or the terminal meanwhile (``hold_if_forcing``)."""
+    return _state.forcing
+
+
+def hold_if_forcing() -> None:
+    """Wait here for the forced end, if one is under way (the main thread's error would
+    otherwise be printed, or written into the folder, while the hooks run)."""
+    while _state.forcing:
+        time.sleep(1)
 
 
 def force(reason: str) -> None:
