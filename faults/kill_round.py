@@ -1,45 +1,42 @@
-"""One round of the kill test: a headless walkthrough stopped by a signal at a moment seen.
+"""The kill test's bot and its moments: a walkthrough run as a user would, and the
+moments of it a round can see and stop it at.
 
-``play_round`` starts ``logo-bot walkthrough --headless`` with a TMPDIR and a
-``--video-dir`` of its own, waits for a moment it can see (``MOMENTS``: the bot's Xvfb
-or Fuse appearing, menu keys and level keys in ``events.jsonl``, a restart event, the
-"writing video.mp4" line of ``run.log`` and ffmpeg running), sends the signal, and then
-checks what the bot left: every process it started (sampled from /proc while it runs;
-the benchmark is the child subreaper, so anything orphaned is re-parented to it and
-seen) must have ended within ``SETTLE_S`` of its exit, its TMPDIR must hold no
-temporary folder, and its run folder must be complete and aborted, or absent when Fuse
-never started. After SIGKILL the folder is unfinished by nature, and the Fuse home the
-bot could not remove must be swept by the next run (``sweep_homes``).
+``Bot`` starts ``logo-bot walkthrough`` (headless, or on a display of the caller's) with
+a TMPDIR and a ``--video-dir`` of its own, its standard streams piped or on a pty of its
+own (``Terminal``: a terminal to hang up), and watches every process it starts (sampled
+from /proc while it runs; the caller is the child subreaper, so anything orphaned is
+re-parented to it and seen). The moments (``MOMENTS``) wait for the bot's Xvfb or Fuse
+appearing, menu keys and level keys in ``events.jsonl``, a restart event, the "writing
+video.mp4" line of ``run.log`` and ffmpeg running. ``faults.kill_play`` plays a round.
 
-The one place where the round acts on the bot beyond the signal is the restart moment:
-there is no command-line way to make the bot restart Fuse, so the round kills the bot's
-Fuse with SIGKILL, as a crash, and the bot restarts it (faults/chaos.py does the same
-from inside).
+The one place where a moment acts on the bot is the restart: there is no command-line
+way to make the bot restart Fuse, so the round kills the bot's Fuse with SIGKILL, as a
+crash, and the bot restarts it (faults/chaos.py does the same from inside).
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import fcntl
 import os
 import random
+import select
 import signal
 import subprocess
 import sys
+import termios
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from bot import interrupts
-from bot.fuse.emulator import sweep_homes
 from bot.recording.events import read_events
 from faults import ROOT
-from faults.folder_check import check_folder
 
 MOMENTS = ("start-up", "menus", "play", "restart", "encoding")
-SIGNALS = ("SIGTERM", "SIGHUP", "SIGINT", "SIGKILL")
 SETTLE_S = 5.0  # after the bot's exit, what it started must be gone within this
 WAIT_S = 180.0  # the longest wait for a moment, or for the bot to end after the signal
 PR_SET_CHILD_SUBREAPER = 36
@@ -165,9 +162,11 @@ class RoundOptions:
     speed: int = 100
     probe: bool = True  # the key probe on the first level (the practice profile's default)
     extra: tuple[str, ...] = ()
+    display: str | None = None  # an X display of the caller's (else a private Xvfb)
 
     def argv(self, root: Path) -> list[str]:
-        args = ["walkthrough", "--headless", "--levels", self.levels, "--video-dir", str(root)]
+        where = ["--display", self.display] if self.display else ["--headless"]
+        args = ["walkthrough", *where, "--levels", self.levels, "--video-dir", str(root)]
         args += ["--speed", str(self.speed)]
         args += [] if self.probe else ["--set", "timing.probe=false"]
         return args + list(self.extra)
@@ -178,39 +177,107 @@ def default_stop_signals() -> None:
         signal.signal(signum, signal.SIG_DFL)
 
 
+def take_terminal() -> None:
+    """In the child, a session leader already: standard input's pty becomes its
+    controlling terminal, as a terminal emulator's shell has it."""
+    default_stop_signals()
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+class Terminal:
+    """A pty for the bot: what it writes is read into a list until ``close``."""
+
+    def __init__(self) -> None:
+        self.master, self.slave = os.openpty()
+        self._closing = threading.Event()
+        self._reader: threading.Thread | None = None
+
+    def started(self, lines: list[str]) -> None:
+        """The bot runs: the slave is its own now; read the master into ``lines``."""
+        os.close(self.slave)
+        self._reader = threading.Thread(target=self._read, args=(lines,), daemon=True)
+        self._reader.start()
+
+    def _read(self, lines: list[str]) -> None:
+        text = ""
+        while not self._closing.is_set():
+            if not select.select([self.master], [], [], 0.05)[0]:
+                continue
+            try:
+                chunk = os.read(self.master, 4096)
+            except OSError:  # EIO: every slave is closed
+                break
+            if not chunk:
+                break
+            text += chunk.decode(errors="replace").replace("\r", "")
+            *done, text = text.split("\n")
+            lines += done
+        if text:
+            lines.append(text)
+
+    def close(self) -> None:
+        if self._closing.is_set():
+            return
+        self._closing.set()
+        if self._reader is not None:
+            self._reader.join(timeout=1)
+        os.close(self.master)
+
+
 class Bot:
     """The running walkthrough and what can be seen of it: events, run.log, stderr."""
 
-    def __init__(self, options: RoundOptions, temp: Path, root: Path) -> None:
+    def __init__(
+        self,
+        options: RoundOptions,
+        temp: Path,
+        root: Path,
+        env: dict[str, str] | None = None,
+        terminal: bool = False,
+    ) -> None:
+        """``env``: more environment for the bot; ``terminal``: its standard streams on
+        a pty of its own, whose master ``hang_up`` closes (``stderr`` then holds what
+        the terminal showed)."""
         self.temp, self.root = temp, root
-        env = dict(os.environ, TMPDIR=str(temp))
-        env.pop("DISPLAY", None)
+        environment = dict(os.environ, TMPDIR=str(temp), **(env or {}))
+        environment.pop("DISPLAY", None)
         set_subreaper(True)
+        self.pty = Terminal() if terminal else None
+        streams: dict = dict(stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+        streams["stderr"] = subprocess.PIPE
+        if self.pty is not None:
+            streams = dict(stdin=self.pty.slave, stdout=self.pty.slave, stderr=self.pty.slave)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "bot.cli", *options.argv(root)],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            **streams,
             text=True,
             errors="replace",
             cwd=ROOT,
-            env=env,
+            env=environment,
             start_new_session=True,  # a Ctrl-C meant for the benchmark is not the round's
             # as a shell's foreground job: no stop signal ignored before logo-bot takes it
             # (nor SIGHUP by a nohup that started the benchmark: logo-bot keeps that one)
-            preexec_fn=default_stop_signals,
+            preexec_fn=take_terminal if self.pty is not None else default_stop_signals,
         )
         self.started = time.monotonic()
         self.watch = ProcessWatch(self.process.pid)
         self.watch.start()
         self.stderr: list[str] = []
+        if self.pty is not None:
+            self.pty.started(self.stderr)
         self._reader = threading.Thread(target=self._read_stderr, daemon=True)
         self._reader.start()
 
     def _read_stderr(self) -> None:
-        assert self.process.stderr is not None
+        if self.process.stderr is None:
+            return
         for line in self.process.stderr:
             self.stderr.append(line.rstrip("\n"))
+
+    def hang_up(self) -> None:
+        """Close the terminal (its master side): the kernel sends the bot SIGHUP."""
+        if self.pty is not None:
+            self.pty.close()
 
     # -- what can be seen ------------------------------------------------------------------
     def folder(self) -> Path | None:
@@ -280,6 +347,7 @@ class Bot:
         self.watch.stopping.set()
         self.watch.join()
         self._reader.join(timeout=5)
+        self.hang_up()
         if self.process.stderr is not None:
             self.process.stderr.close()
         set_subreaper(False)
@@ -376,122 +444,3 @@ def in_the_encoding(bot: Bot, rng: random.Random) -> str:
     delay = rng.uniform(0.0, 1.0)
     bot.sleep(delay)
     return f"{delay:.2f} s into ffmpeg's video"
-
-
-# -- one round -----------------------------------------------------------------------------
-@dataclass
-class RoundResult:
-    number: int
-    signal: str
-    moment: str
-    detail: str = ""
-    state: str = ""  # what ran when the signal was sent
-    exit: int | None = None
-    seconds_to_exit: float | None = None
-    orphans: list[str] = field(default_factory=list)
-    temp_left: list[str] = field(default_factory=list)
-    swept: int = 0  # Fuse homes a SIGKILLed bot left, removed by the next run's sweep
-    folder: str = ""
-    folder_ok: bool = False
-    problems: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.orphans and not self.temp_left and self.folder_ok and not self.problems
-
-
-def play_round(
-    number: int, signame: str, moment: str, rng: random.Random, options: RoundOptions, work: Path
-) -> RoundResult:
-    """One round in the folder ``work`` (its TMPDIR and run folders go there)."""
-    temp, root = work / "tmp", work / "runs"
-    temp.mkdir(parents=True)
-    result = RoundResult(number, signame, moment)
-    first, last = (int(n) for n in (options.levels.split("-") * 2)[:2])
-    bot = Bot(options, temp, root)
-    fuse_seen = False
-    try:
-        try:
-            if moment == "start-up":
-                result.detail = at_start_up(bot, rng)
-            elif moment == "menus":
-                result.detail = in_the_menus(bot, rng)
-            elif moment == "play":
-                result.detail = in_play(bot, rng, first, last)
-            elif moment == "restart":
-                result.detail = in_a_restart(bot, rng)
-            else:
-                result.detail = in_the_encoding(bot, rng)
-        except Missed as exc:
-            result.problems.append(f"missed: {exc}")
-        if bot.process.poll() is None:
-            result.state = bot.state()
-            sent = time.monotonic()
-            bot.process.send_signal(getattr(signal, signame))
-            result.exit = bot.end()
-            result.seconds_to_exit = time.monotonic() - sent
-            if result.exit is None:
-                result.problems.append(f"still running {WAIT_S:.0f} s after {signame}")
-        elif not result.problems:
-            result.problems.append(f"the bot ended before the signal (exit {bot.process.poll()})")
-    finally:
-        bot.close()
-        left = bot.watch.left_running(SETTLE_S)
-        with bot.watch.lock:
-            fuse_seen = any(p.name.startswith("fuse") for p in bot.watch.seen.values())
-        for proc in left:  # ours to clean up, by PID, for the rounds after this one
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(proc.pid, signal.SIGKILL)
-        result.orphans = [f"{p.name} {p.pid}" for p in left]
-        (work / "stderr.txt").write_text("".join(f"{line}\n" for line in bot.stderr))
-    _check_exit(result, bot)
-    _check_temp(result, temp)
-    _check_folder(result, root, fuse_seen)
-    return result
-
-
-def _check_exit(result: RoundResult, bot: Bot) -> None:
-    if result.exit is None:
-        return
-    signum = getattr(signal, result.signal)
-    if result.signal == "SIGKILL":
-        expected = {-signum}
-    else:
-        expected = {130}
-        if bot.folder() is None and not bot.watch.seen:
-            expected.add(-signum)  # before logo-bot's main took the signals: nothing started
-    if result.exit not in expected:
-        tail = bot.stderr[-1] if bot.stderr else "(no output)"
-        result.problems.append(f"exit {result.exit}, not {sorted(expected)}: {tail}")
-
-
-def _check_temp(result: RoundResult, temp: Path) -> None:
-    """No temporary folder left (the shared X authority file is allowed); after SIGKILL
-    the Fuse home the bot could not remove must go with the next run's sweep."""
-    if result.signal == "SIGKILL":
-        result.swept = len(sweep_homes(temp))
-    result.temp_left = [
-        p.name for p in temp.iterdir() if not (p.is_file() and p.name.endswith(".Xauthority"))
-    ]
-
-
-def _check_folder(result: RoundResult, root: Path, fuse_seen: bool) -> None:
-    folders = sorted(root.iterdir()) if root.is_dir() else []
-    if len(folders) > 1:
-        result.folder = f"{len(folders)} run folders"
-        return
-    if not folders:
-        result.folder_ok = not fuse_seen
-        result.folder = "absent (before Fuse)" if not fuse_seen else "absent, though Fuse ran"
-        return
-    check = check_folder(folders[0], status="aborted")
-    if result.signal == "SIGKILL":
-        status = check.run.get("status", "no run.json")
-        result.folder_ok = True
-        result.folder = f"unfinished ({status})" if not check.ok else "aborted"
-        return
-    expected = "stopped by Ctrl-C" if result.signal == "SIGINT" else f"stopped by {result.signal}"
-    if check.ok and check.run.get("error") != expected:
-        check.problems.append(f"error is {check.run.get('error')!r}, not {expected!r}")
-    result.folder_ok = check.ok
-    result.folder = "aborted, complete" if check.ok else "; ".join(check.problems)

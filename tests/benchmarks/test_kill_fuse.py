@@ -1,5 +1,7 @@
-"""benchmarks/kill.py in a few rounds: each signal and each moment once, nothing left
-running and a valid run folder after every one (the benchmark plays 60)."""
+"""benchmarks/kill.py in a few rounds: each moment once, a single signal, two close
+together, a hung-up terminal and SIGKILL, two rounds on the test's own display; after
+every one nothing left running, no hang, no grab, no key down, and a valid, truthful
+run folder (the benchmark plays 100)."""
 
 from __future__ import annotations
 
@@ -14,20 +16,22 @@ import pytest
 from benchmarks import kill
 from faults.kill_round import ProcessWatch, RoundOptions, process_table, set_subreaper
 
-ROUNDS = [
-    ("SIGTERM", "restart"),
-    ("SIGHUP", "encoding"),
-    ("SIGINT", "play"),
-    ("SIGKILL", "menus"),
-    ("SIGHUP", "start-up"),
+ROUNDS = [  # (stop, moment, on the test's display)
+    ("SIGTERM", "restart", False),
+    ("HANGUP", "encoding", False),
+    ("SIGINT+SIGINT", "play", True),
+    ("SIGKILL", "menus", False),
+    ("SIGTERM+SIGTERM", "start-up", True),
 ]
 
 
 @pytest.mark.fuse
-def test_no_signal_at_any_moment_leaves_a_process_or_a_broken_folder(tmp_path):
+def test_no_stop_at_any_moment_leaves_a_process_a_key_a_grab_or_a_false_folder(tmp_path, xserver):
     table = io.StringIO()
     options = RoundOptions(levels="1", speed=200, probe=False)
-    results = kill.run_rounds(ROUNDS, options, seed=5, work=tmp_path, out=table)
+    results = kill.run_rounds(
+        ROUNDS, options, seed=5, work=tmp_path, display=xserver.display, out=table
+    )
     report = table.getvalue() + "\n".join(kill.totals(results))
     assert [r.orphans for r in results] == [[]] * len(ROUNDS), report
     failed = {r.number: (r.folder, r.temp_left, r.problems) for r in results if not r.ok}
