@@ -16,17 +16,19 @@ from pathlib import Path
 import numpy as np
 
 from bot import interrupts
-from bot.errors import EmulatorError, InputError
+from bot.errors import EmulatorError, InputError, Unreadable
 from bot.frames import FPS, FRAME_S
 from bot.fuse.attached import AttachedFuse
 from bot.fuse.emulator import OPENSE_ROM, Fuse, FuseConfig
 from bot.profile import Profile
-from bot.see.vision import Vision
+from bot.see.vision import Vision, detect_scale
 from bot.x11.cover import CoverWatch
 from bot.x11.display import XServer, open_display, runs_headless, xvfb_program
 from bot.x11.focus import FocusPolicy
 from bot.x11.grab import Grabber, open_grabber
 from bot.x11.keys import KeyDriver, KeyTiming, XTestKeys
+from bot.x11.picture import window_size
+from bot.x11.tiling import float_fuse
 from bot.x11.title_speed import TitleSpeed, frames_per_s
 from bot.x11.window import build_of, window_pid
 from bot.x11.window_keys import WindowKeys
@@ -158,6 +160,7 @@ class Session:
             fuse = Fuse.start(
                 config, xserver.display, log_path=log_dir / "fuse.log" if log_dir else None
             )
+            float_on_tiler(xserver, fuse, options.scale)
             grabber = open_grabber(xserver.display, fuse.window_id)
             hold, gap = profile.timing.for_speed(options.speed)
             timing = KeyTiming(hold, gap, profile.timing.rollover)
@@ -297,12 +300,24 @@ class Session:
             )
         if self.cover is not None and self.target is not None and self.cover.covered():
             self.focus_policy.regain(self.target)
-        return self.grabber.grab()
+        return self._follow_scale(self.grabber.grab())
 
     def glance(self) -> np.ndarray:
         """The picture now, even while another window has the focus or covers Fuse (the
         window's own picture when covered may show the cover): a look while paused."""
-        return self.grabber.grab()
+        return self._follow_scale(self.grabber.grab())
+
+    def _follow_scale(self, frame: np.ndarray) -> np.ndarray:
+        """Read ``frame`` at the scale Fuse draws it now: a tiler or the person resized its
+        window, and fuse-gtk drew the picture larger or smaller."""
+        w, h = self.profile.geometry.window
+        scale = self.vision.scale
+        if frame.shape[:2] != (h * scale, w * scale):
+            with contextlib.suppress(Unreadable):  # a size no scale gives: said when read
+                now = detect_scale(self.profile, frame)
+                log.info("Fuse now draws its picture at %dx (it was %dx)", now, scale)
+                self.vision = Vision(self.profile, now)
+        return frame
 
     def _check_attached(self, every_s: float = 0.25) -> None:
         """Every ``every_s``: the person's Fuse still runs and its window still exists."""
@@ -354,6 +369,7 @@ class Session:
                     raise
                 log.warning("Fuse did not start again (%s): trying once more", exc.message)
         self._add_segment()
+        float_on_tiler(self.xserver, self.fuse, self.options.scale)
         self.grabber = open_grabber(self.xserver.display, self.fuse.window_id)
         keys = make_keys(
             self.options,
@@ -443,6 +459,13 @@ class Session:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def float_on_tiler(xserver: XServer, fuse: Fuse, scale: int) -> None:
+    """On the person's display, a tiling window manager floats the Fuse the bot started,
+    at the size of the scale asked (``bot.x11.tiling``)."""
+    if xserver.process is None:
+        float_fuse(xserver.display, fuse.window_id, window_size(fuse.config.build, scale))
 
 
 def on_xwayland(options: SessionOptions) -> bool:

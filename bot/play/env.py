@@ -185,7 +185,10 @@ class LogoEnv:
     def _look(self, grab: Callable[[], np.ndarray]) -> Observation:
         with self.spent.on("grab"):
             frame = grab()
-        return Observation(frame, self.console.vision, self.screens, spent=self.spent)
+        vision = self.console.vision
+        if self.screens is not None and self.screens.scale != vision.scale:  # Fuse resized
+            self.screens = ScreenReader(vision.profile, vision.scale)
+        return Observation(frame, vision, self.screens, spent=self.spent)
 
     def wait_for(self, expect: Expectation, timeout_frames: float) -> tuple[Observation, bool]:
         """Poll frames until ``expect`` holds or ``timeout_frames`` emulated frames pass."""

@@ -15,6 +15,7 @@ import numpy as np
 
 PICTURE_1X = (320, 240)
 GTK_MENU_BAR = 25  # measured: the picture starts 25 px below the client's top edge
+GTK_STATUS_BAR = 27  # measured: below the picture, unless --no-statusbar
 SPECTRUM_LEVELS = (0, 192, 248, 252)  # channel values Fuse draws (16-bit surface)
 
 
@@ -31,9 +32,22 @@ class Box:
         return pixels[self.top : self.top + self.height, self.left : self.left + self.width]
 
 
-def scale_for(width: int) -> int:
-    """1, 2 or 3: the graphics filter a window ``width`` pixels wide shows."""
-    return min(3, max(1, width // PICTURE_1X[0]))
+def scale_for(width: int, height: int | None = None) -> int:
+    """1, 2 or 3: the scale of the picture in a ``width`` x ``height`` Fuse window (the
+    largest that fits, as fuse-gtk draws in a window a tiler made larger: the picture
+    exactly, or with at least the menu bar above it)."""
+    for scale in (3, 2, 1):
+        w, h = PICTURE_1X[0] * scale, PICTURE_1X[1] * scale
+        if w <= width and (height is None or height == h or h + GTK_MENU_BAR <= height):
+            return scale
+    return 1
+
+
+def window_size(build: str, scale: int) -> tuple[int, int]:
+    """The size of the Fuse window that shows the picture at ``scale`` (fuse-gtk: with its
+    menu bar and status bar)."""
+    w, h = PICTURE_1X[0] * scale, PICTURE_1X[1] * scale
+    return (w, h + GTK_MENU_BAR + GTK_STATUS_BAR) if build == "gtk" else (w, h)
 
 
 def _border_row(row: np.ndarray) -> bool:
@@ -45,7 +59,7 @@ def _border_row(row: np.ndarray) -> bool:
 def picture_box(width: int, height: int, pixels: np.ndarray | None = None) -> tuple[Box, bool]:
     """The picture inside a ``width`` x ``height`` Fuse window, and whether it was found by
     its pixels (``pixels``: the whole window, RGB) rather than assumed from the layout."""
-    scale = scale_for(width)
+    scale = scale_for(width, height)
     w, h = PICTURE_1X[0] * scale, PICTURE_1X[1] * scale
     extra = height - h
     if extra <= 0:
@@ -59,7 +73,7 @@ def picture_box(width: int, height: int, pixels: np.ndarray | None = None) -> tu
                 continue
             if top > 0 and _border_row(pixels[top - 1, :w]):
                 continue  # the border starts higher up
-            if top + h < height and _border_row(pixels[top + h, :w]):
+            if top != GTK_MENU_BAR and top + h < height and _border_row(pixels[top + h, :w]):
                 continue  # it goes on lower down (a window not yet drawn is all one colour)
             return Box(0, top, w, h), True
     return Box(0, candidates[0], w, h), False
