@@ -87,6 +87,16 @@ class DisplayError(BotError):
     exit_code = Exit.DISPLAY
 
 
+class DisplayLost(DisplayError):
+    """The X display went away while the bot used it: its X server ended (a logout, a
+    crash, or it was stopped). One line, no hint: there is nothing to do but run again."""
+
+    def __init__(self, display: str | None) -> None:
+        self.display = display
+        where = f"the X display {display}" if display else "the X display"
+        super().__init__(f"{where} was lost: its X server ended (a logout, a crash, or a stop)")
+
+
 class EmulatorError(BotError):
     """Fuse is missing, would not start, or died."""
 

@@ -45,6 +45,7 @@ from bot.play.progress import Progress, clock
 from bot.play.unattended import RunReport, Walkthrough
 from bot.profile import Profile
 from bot.recording.recording import Recording, RecordOptions
+from bot.x11.lost import LostDisplay
 
 
 def parser(prog: str = "logo-bot walkthrough") -> argparse.ArgumentParser:
@@ -198,10 +199,13 @@ def run(options: RunOptions) -> int:
             stack.callback(lambda: progress.stream.write(_recorded(folder)))
             stack.enter_context(recording)
             setup = recording.fuse_files(setup)
+        # a display lost during the run, or on the way out, is the folder's failure
+        lost = stack.enter_context(LostDisplay())
         if options.attach is not None:
             session = stack.enter_context(Session.attach(profile, setup, window_id))
         else:
             session = stack.enter_context(Session.open(profile, setup))
+        lost.display = session.xserver.display
         stack.enter_context(abort_guarded(session, options.abort_key))
         env: LogoEnv | EnvWrapper = LogoEnv(session)
         if recording is not None:
@@ -221,7 +225,8 @@ def run(options: RunOptions) -> int:
         )
         walk.first_from_screen = levels.from_screen
         try:
-            report = walk.run()
+            with LostDisplay(session.xserver.display, probe=True):
+                report = walk.run()
         finally:
             if recording is not None:
                 recording.report = walk.report

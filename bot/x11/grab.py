@@ -12,10 +12,11 @@ from typing import ClassVar
 
 import numpy as np
 from Xlib import X
-from Xlib.error import CatchError, XError
+from Xlib.error import CatchError, ConnectionClosedError, XError
 
-from bot.errors import DisplayError, EmulatorError
+from bot.errors import DisplayError, DisplayLost, EmulatorError
 from bot.x11.display import open_display
+from bot.x11.lost import LostDisplay
 from bot.x11.picture import Box, picture_box
 from bot.x11.shm import ShmImage, ShmUnavailable
 from bot.x11.window import Region, region_of
@@ -34,7 +35,8 @@ class Grabber:
 
     ``region`` is where the window is on the root window and ``box`` where the picture is
     inside it (below fuse-gtk's menu bar); both are read again every ``follow_s`` seconds,
-    so a window moved during a run is followed.
+    so a window moved during a run is followed. A display that goes away meanwhile is
+    ``DisplayLost``, whatever error the library gave for it (``bot.x11.lost``).
     """
 
     name: ClassVar[str] = "base"
@@ -57,6 +59,8 @@ class Grabber:
         changed or the picture was not yet found by its pixels, where the picture is."""
         try:
             region = region_of(self._dpy, self._window)
+        except ConnectionClosedError:
+            raise DisplayLost(self.display_name) from None
         except Exception as exc:  # BadWindow and friends: the window is gone
             raise EmulatorError(f"the Fuse window is gone ({exc.__class__.__name__})") from None
         self.region = region
@@ -86,18 +90,21 @@ class Grabber:
         return self._grab_box(Box(0, 0, r.width, r.height))
 
     def grab(self) -> Frame:
-        self._follow()
-        return self._grab_box(self.box)
+        with LostDisplay(self.display_name, probe=True):
+            self._follow()
+            return self._grab_box(self.box)
 
     def _grab_box(self, box: Box) -> Frame:
         raise NotImplementedError
 
     def close(self) -> None:
-        """Close the display connection; again, nothing happens (python-xlib would raise
-        ConnectionClosedError: a Fuse restart cut short closes it, then the session)."""
+        """Close the display connection; again, or once the display is lost, nothing
+        happens (python-xlib would raise ConnectionClosedError: a Fuse restart cut short
+        closes it, then the session)."""
         if not self._closed:
             self._closed = True
-            self._dpy.close()
+            with contextlib.suppress(ConnectionClosedError):
+                self._dpy.close()
 
     def __enter__(self) -> Grabber:
         return self
@@ -135,7 +142,10 @@ class MssGrabber(Grabber):
             return
         shot = getattr(self._local, "mss", None)
         if shot is not None:
-            shot.close()
+            try:
+                shot.close()
+            except Exception as exc:  # mss's XError once the display is lost
+                log.debug("closing mss: %s: %s", type(exc).__name__, exc)
         super().close()
 
 

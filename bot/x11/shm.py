@@ -150,15 +150,21 @@ class ShmImage:
         return reply.depth, np.ctypeslib.as_array(self._buffer)[: reply.size]
 
     def close(self) -> None:
-        """Detach from the server, then from this process."""
-        if self._attached:
-            self._attached = False
-            catch = CatchError()
-            _Detach(
-                display=self._dpy.display, opcode=self._opcode, shmseg=self._segment, onerror=catch
-            )
-            self._dpy.sync()
-        self._release()
+        """Detach from the server, then from this process: that too when the server
+        cannot be told (the display is lost), so no segment stays attached here."""
+        try:
+            if self._attached:
+                self._attached = False
+                catch = CatchError()
+                _Detach(
+                    display=self._dpy.display,
+                    opcode=self._opcode,
+                    shmseg=self._segment,
+                    onerror=catch,
+                )
+                self._dpy.sync()
+        finally:
+            self._release()
 
     def _release(self) -> None:
         if self._address is not None:
