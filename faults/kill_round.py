@@ -238,7 +238,7 @@ class Bot:
         """``env``: more environment for the bot; ``terminal``: its standard streams on
         a pty of its own, whose master ``hang_up`` closes (``stderr`` then holds what
         the terminal showed)."""
-        self.temp, self.root = temp, root
+        self.options, self.temp, self.root = options, temp, root
         environment = dict(os.environ, TMPDIR=str(temp), **(env or {}))
         environment.pop("DISPLAY", None)
         set_subreaper(True)

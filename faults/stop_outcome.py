@@ -54,7 +54,8 @@ def end_and_check(
 ) -> Outcome:
     """Wait for ``bot`` (signalled at ``signalled_at``, monotonic clock) to end, then
     check its exit, the bound, its output, its processes, its TMPDIR, its folder (its
-    status one of ``expected``) and, with ``display``, what it left there."""
+    status one of ``expected``, or complete once every level was done) and, with
+    ``display``, what it left there."""
     out = Outcome()
     grabs: list[int] = []
     watcher = None
@@ -87,6 +88,13 @@ def end_and_check(
     return out
 
 
+def every_level_done(bot: Bot, events: list[dict]) -> bool:
+    """Whether the run's events show every level it was asked for done."""
+    first, last = (int(n) for n in (bot.options.levels.split("-") * 2)[:2])
+    done = {e.get("level") for e in events if e.get("event") == "level_done"}
+    return done >= set(range(first, last + 1))
+
+
 def _judge(out: Outcome, bot: Bot, expected: frozenset[str], exit_status: int | None) -> None:
     p = out.problems
     if out.exit is None:
@@ -114,6 +122,8 @@ def _judge(out: Outcome, bot: Bot, expected: frozenset[str], exit_status: int | 
         return
     check = check_folder(out.folder, status=None)
     p += [f"folder: {problem}" for problem in check.problems]
+    if every_level_done(bot, check.events):  # the stop came after the last level
+        expected = expected | {"complete"}
     wrong = untruthful(out.folder, set(expected))
     if wrong:
         p.append(f"folder: {wrong}")
