@@ -18,6 +18,7 @@ ALLOWED = {
     "interrupts": set(),
     "processes": set(),
     "installation": set(),
+    "terminal": set(),
     "profile": {"errors", "frames", "installation"},
     "x11": {*BASE, "profile"},
     "see": {"errors", "frames", "profile"},
@@ -25,7 +26,7 @@ ALLOWED = {
     "play": {*BASE, "profile", "x11", "see", "fuse"},
     "recording": {*BASE, "installation", "profile", "x11", "see", "fuse", "play"},
     "commands": {*BASE, "installation", "profile", "x11", "see", "fuse", "play", "recording"},
-    "cli": {"errors", "installation", "interrupts", "commands"},
+    "cli": {"errors", "installation", "interrupts", "terminal", "commands"},
 }
 FORBIDDEN_TOP = {"game", "faults", "tests", "benchmarks", "jsonschema"}
 
