@@ -1,0 +1,167 @@
+"""End-to-end: the terminal a walkthrough runs in is closed, as a terminal window or
+``tmux kill-window`` closes it: the test holds a real pty's leader and closes it while
+the bot plays level 1.
+
+* The bot is the pty's session leader (as a shell's job is, for its shell): the kernel
+  sends it SIGHUP, and the run ends as stopped (exit 130, "stopped by SIGHUP" in run.log,
+  the folder aborted, nothing left running).
+* Its SIGHUP ignored from the start (``nohup``): it plays on to the end, though its
+  output still goes to the terminal that went.
+* Started with ``setsid`` (no SIGHUP at all): it plays on to the end too; every write
+  to the terminal that went fails, and none of them may fail the run.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import termios
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from bot.installation import PACKAGES_ROOT
+from bot.recording.events import read_events
+from faults.folder_check import check_folder
+from tests.bot.commands.test_signals_fuse import children_of, left_in, wait_all_ended
+from tests.bot.x11.test_display_lost_fuse import _running, fuse_pids
+
+pytestmark = pytest.mark.fuse
+
+ARGS = ["--headless", "--no-video", "--speed", "200", "--set", "timing.probe=false"]
+
+
+def session_leader(ignore_hangup: bool) -> Callable[[], None]:
+    """For ``preexec_fn``: a new session whose controlling terminal is the pty on
+    standard input (as a shell's is); SIGHUP ignored when asked (``nohup``)."""
+
+    def arrange() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.setsid()
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+        if ignore_hangup:
+            signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+    return arrange
+
+
+def own_session() -> None:
+    """For ``preexec_fn``: ``setsid``, a session with no controlling terminal."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.setsid()
+
+
+class Terminal:
+    """The leader side of a pty, read on a thread (a full pty would block the bot's
+    writes) until ``close``, which hangs the terminal up."""
+
+    def __init__(self) -> None:
+        self.leader, self.follower = pty.openpty()
+        self.seen = bytearray()
+        self._closing = threading.Event()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        while not self._closing.is_set():
+            ready, _, _ = select.select([self.leader], [], [], 0.05)
+            if ready:
+                try:
+                    self.seen += os.read(self.leader, 4096)
+                except OSError:  # EIO: the follower is closed everywhere
+                    return
+
+    def close(self) -> None:
+        """Close the terminal: the kernel hangs up its follower side."""
+        self._closing.set()
+        self._reader.join()
+        os.close(self.leader)
+
+
+@contextmanager
+def bot_on_terminal(
+    tmp_path: Path, levels: str, preexec_fn: Callable[[], None]
+) -> Iterator[tuple[subprocess.Popen, Terminal, Path, Path]]:
+    """``logo-bot walkthrough`` with the pty as its standard input, output and error,
+    its own TMPDIR and runs folder; killed on the way out if it still runs."""
+    temp, root = tmp_path / "tmp", tmp_path / "runs"
+    temp.mkdir()
+    env = dict(os.environ, TMPDIR=str(temp))
+    env.pop("DISPLAY", None)
+    terminal = Terminal()
+    args = ["walkthrough", "--levels", levels, *ARGS, "--runs-dir", str(root)]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", *args],
+        stdin=terminal.follower,
+        stdout=terminal.follower,
+        stderr=terminal.follower,
+        cwd=PACKAGES_ROOT,
+        env=env,
+        preexec_fn=preexec_fn,
+    )
+    os.close(terminal.follower)
+    watchdog = threading.Timer(120, process.kill)
+    watchdog.start()
+    try:
+        yield process, terminal, temp, root
+    finally:
+        watchdog.cancel()
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+        if not terminal._closing.is_set():
+            terminal.close()
+
+
+def wait_level_1_keys(root: Path, process: subprocess.Popen, terminal: Terminal) -> None:
+    deadline = time.monotonic() + 60
+    while True:
+        events = [e for path in root.glob("*/events.jsonl") for e in read_events(path)]
+        if any(e["event"] == "keys" and e.get("level") == 1 for e in events):
+            return
+        assert process.poll() is None, terminal.seen.decode(errors="replace")
+        assert time.monotonic() < deadline, "level 1 was never played"
+        time.sleep(0.01)
+
+
+def test_closing_the_terminal_stops_the_run_as_sighup(tmp_path):
+    with bot_on_terminal(tmp_path, "1-3", session_leader(False)) as (process, terminal, temp, root):
+        wait_level_1_keys(root, process, terminal)
+        started = children_of(process.pid)
+        fuses = fuse_pids(root)
+        terminal.close()
+        process.wait(timeout=30)
+    assert process.returncode == 130, terminal.seen.decode(errors="replace")
+    assert wait_all_ended(started) == []
+    assert not [pid for pid in fuses if _running(pid)], "a Fuse was left running"
+    (folder,) = list(root.iterdir())
+    check = check_folder(folder, status="aborted")
+    assert check.ok, check.problems
+    assert check.run["error"] == "stopped by SIGHUP"
+    assert "stopped by SIGHUP" in (folder / "run.log").read_text()
+    assert left_in(temp) == [], "a temporary folder was left"
+
+
+@pytest.mark.parametrize(
+    "start",
+    [pytest.param(session_leader(True), id="nohup"), pytest.param(own_session, id="setsid")],
+)
+def test_a_run_that_outlives_its_terminal_plays_on_to_the_end(tmp_path, start):
+    with bot_on_terminal(tmp_path, "1", start) as (process, terminal, temp, root):
+        wait_level_1_keys(root, process, terminal)
+        terminal.close()
+        process.wait(timeout=60)
+    (folder,) = list(root.iterdir())
+    check = check_folder(folder, status="complete")
+    assert check.ok, (check.problems, (folder / "run.log").read_text())
+    assert process.returncode == 0
+    assert left_in(temp) == [], "a temporary folder was left"
