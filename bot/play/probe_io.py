@@ -18,6 +18,12 @@ from solvers.board import Cell
 
 log = logging.getLogger(__name__)
 
+# The probe's time on a level, in emulated frames (12 of the game's seconds, whatever the
+# speed): the practice game's whole probe takes about 400 at 100 % and 200 % alike, so it
+# is done on the run's first level (a budget of 4 s of wall time cut it in two at 100 %,
+# and the timing was measured again on the next level); a level gives 30 s and more.
+BUDGET_FRAMES = 600
+
 
 class GameProbeIO:
     """``ProbeIO`` for the level on screen: ``player`` reads the cursor (and notices a
@@ -77,13 +83,14 @@ class GameProbeIO:
 
 
 def probe_keys(
-    session: Session, player: Player, probe: KeyProbe | None = None, budget_s: float = 4.0
+    session: Session, player: Player, probe: KeyProbe | None = None, budget_s: float | None = None
 ) -> tuple[KeyProbe, ProbeResult]:
-    """Probe (or go on probing) on the level shown, and play with what was found."""
+    """Probe (or go on probing) on the level shown, for ``budget_s`` (by default
+    ``BUDGET_FRAMES`` at the session's speed), and play with what was found."""
     if probe is None:
         grid = session.profile.geometry.board
         probe = KeyProbe(GameProbeIO(player), session.profile.keys, grid.rows, grid.cols)
-    result = probe.run(budget_s)
+    result = probe.run(BUDGET_FRAMES * session.frame_s if budget_s is None else budget_s)
     timing = result.key_timing(session.keys.timing)
     session.use_timing(timing)
     player.env.note("key_probe", **result.as_dict())

@@ -73,6 +73,8 @@ class RunTiming:
         action corrections) more than once per 100 keys, hold and let go half a frame
         longer, at most ``most`` times (the probe saw a dozen presses; play sees thousands,
         and a busy machine delays X events)."""
+        if self.report.key_timing is not None:  # learnt in play (``Player.alternates``)
+            self.report.key_timing["alternates"] = self.player.alternates
         if self.probe is None or not self.probe.result().usable or self._raised >= most:
             return
         self._keys_since += result.keys_sent
@@ -111,4 +113,6 @@ class RunTiming:
             "hold_ms": timing.hold_ms,
             "gap_ms": timing.gap_ms,
             "rollover": timing.rollover,
+            # the game takes keys.alternates (7 6 5 8): None while not known
+            "alternates": self.player.alternates,
         }

@@ -227,7 +227,8 @@ def test_presses_going_wrong_in_play_lengthen_the_probed_timing_a_little():
 
     session = TimedSession()
     report = RunReport(1, 1)
-    timing = RunTiming(session, LogoEnv.__new__(LogoEnv), None, None, report)  # type: ignore[arg-type]
+    player = SimpleNamespace(alternates=None)
+    timing = RunTiming(session, LogoEnv.__new__(LogoEnv), None, player, report)  # type: ignore[arg-type]
     timing.probe = KeyProbe(FakeGame(), KEYS, 6, 10)
     timing.probe.hold = timing.probe.gap = 1.5
 
@@ -244,3 +245,26 @@ def test_presses_going_wrong_in_play_lengthen_the_probed_timing_a_little():
     for _ in range(10):
         level(100, 5)
     assert session.keys.timing.hold_ms == 30 + 4 * 10, "at most four half frames"
+
+
+@pytest.mark.parametrize("frame_ms", [20.0, 10.0], ids=["100%", "200%"])
+def test_the_probe_budget_is_in_frames_so_it_ends_on_the_first_level_at_any_speed(frame_ms):
+    """The practice game's whole probe (about 320 frames here) in one run at 100 % as at
+    200 %: a budget of 4 s of wall time cut it in two at 100 %, measuring again on the
+    next level."""
+    from types import SimpleNamespace
+
+    from bot.play.probe_io import probe_keys
+
+    notes: list[str] = []
+    used: list[KeyTiming] = []
+    session = SimpleNamespace(
+        frame_s=frame_ms / 1000,
+        keys=SimpleNamespace(timing=KeyTiming(35, 35, True)),
+        use_timing=used.append,
+    )
+    player = SimpleNamespace(env=SimpleNamespace(note=lambda event, **data: notes.append(event)))
+    probe = KeyProbe(FakeGame(poll=1, frame_ms=frame_ms), KEYS, 6, 10)
+    _, result = probe_keys(session, player, probe)  # type: ignore[arg-type]
+    assert result.complete and result.usable, result.lines()
+    assert notes == ["key_probe"] and used == [result.key_timing(KeyTiming(35, 35, True))]
