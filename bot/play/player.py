@@ -88,6 +88,10 @@ class Player:
         self.recent: Observation | None = None  # the last step's observation
         self.start_cursor: Cell | None = None  # where the cursor began the last level
         self.ahead: PlanAhead | None = None  # the next level's plan, made before it shows
+        # whether the game moves the cursor with ``keys.alternates`` (the controls the start
+        # sequence chooses): None until learnt from the first one pressed (``move_to``), as
+        # in a game someone else entered; False: a key pressed again waits the gap instead
+        self.alternates: bool | None = True
         t = profile.timing
         # a game that repeats a held key: (delay, every) in frames, from the profile or
         # the key probe; a long straight move may then be one held key
@@ -256,6 +260,8 @@ class Player:
         if not (self.until_seen or (self.profile.timing.queued and self.env.key_timing.rollover)):
             return None
         keys, held = self.move_keys(cell, following)
+        if self.trial_alternate(keys) is not None:
+            return None  # whether the game takes it is learnt in ``move_to``, on its own
         return keys if held is None else None
 
     def move_keys(self, start: Cell, goal: Cell) -> tuple[list[str], float | None]:
@@ -266,9 +272,23 @@ class Player:
         grid = self.board_grid
         keys = move_keys(self.keys, start, goal, grid.rows, grid.cols)
         held = self.hold_frames(keys)
-        if held is None and self.env.key_timing.rollover:
+        if held is None and self.env.key_timing.rollover and self.alternates is not False:
             keys = alternated(self.keys, keys)
         return keys, held
+
+    def trial_alternate(self, keys: list[str]) -> int | None:
+        """While it is not known whether the game takes the alternate keys: the index of
+        the first one in ``keys`` (the burst that learns it ends there); else None."""
+        if self.alternates is not None:
+            return None
+        others = set(self.keys.alternates.values())
+        return next((i for i, key in enumerate(keys) if key in others), None)
+
+    def learn_alternates(self, taken: bool, key: str) -> None:
+        """The game moved the cursor for alternate ``key`` (``taken``) or did not: use the
+        alternate keys from now on, or wait the gap before a key pressed again."""
+        self.alternates = taken
+        self.env.note("alternates", taken=taken, key=key)
 
     def move_path(self, start: Cell, goal: Cell) -> list[Cell]:
         """The cell the cursor is on after each of ``move_keys``' keys."""
@@ -277,26 +297,40 @@ class Player:
         return walk(start, steps, self.keys.wrap, (grid.rows, grid.cols))
 
     def move_to(self, cell: Cell, cursor: Cell, report: LevelReport) -> Cell:
-        """Move the cursor to ``cell`` and confirm it; returns the confirmed cursor."""
+        """Move the cursor to ``cell`` and confirm it; returns the confirmed cursor. While
+        it is not known whether the game takes the alternate keys, a burst ends with the
+        first one, and where the cursor stops says (``trial_alternate``): a move the game
+        ignored for that reason is no correction."""
         for _ in range(self.max_corrections):
             if cursor == cell:
                 return cursor
             keys, held = self.move_keys(cursor, cell)
+            path = self.move_path(cursor, cell)
+            trial = self.trial_alternate(keys) if held is None else None
+            if trial is not None:
+                keys, path = keys[: trial + 1], path[: trial + 1]
+            goal = path[-1]
             if held is None and self.until_seen:
-                result = self.step_seen(keys, _cursor_on(self.move_path(cursor, cell)))
+                result = self.step_seen(keys, _cursor_on(path))
             else:
-                result = self.step(keys, lambda o: o.cursor == cell, self.settle + 4, held)
+                result = self.step(keys, lambda o, g=goal: o.cursor == g, self.settle + 4, held)
             report.keys_sent += len(result.keys)
             if held is not None:
                 report.held_moves += 1
-            if result.met:
-                return cell
-            cursor = self.read("cursor")
-            if cursor != cell:
+            seen = goal if result.met else self.read("cursor")
+            before = [cursor, *path][-2]  # where the last key moves from
+            if trial is not None and seen == goal:
+                self.learn_alternates(True, keys[-1])
+            elif trial is not None and len(result.keys) == len(keys) and seen == before:
+                self.learn_alternates(False, keys[-1])  # all but the alternate key moved
+                cursor = seen
+                continue
+            if seen != goal:
                 report.corrections["cursor"] += 1
-                self.env.note("correction", kind="cursor", want=cell, seen=cursor)
-            else:
-                return cursor
+                self.env.note("correction", kind="cursor", want=goal, seen=seen)
+            cursor = seen
+        if cursor == cell:
+            return cursor
         raise LevelFailed(f"the cursor would not reach {cell[0]} {cell[1]}")
 
     def play_level(self, first: Observation | None = None) -> LevelReport:

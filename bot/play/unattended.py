@@ -76,6 +76,8 @@ class Walkthrough:
         self.level_timeout_s = level_timeout_s or max(10.0, 750 * session.frame_s)
         self.report = RunReport(first, last)
         self.player = Player(env, profile)
+        if session.attached:  # the person chose the controls: learn whether 7 6 5 8 move
+            self.player.alternates = None
         self.targets = level_targets(profile)  # the level file's, to plan a level ahead
         self.recovery = Recovery(session, env, profile)
         self.entry = GameEntry(session, env, profile, name or profile.start.name, self.report)
@@ -98,7 +100,10 @@ class Walkthrough:
     def enter(self, level: int) -> int:
         """Type the start sequence with the best code known for ``level``; returns the
         level the game starts at (``GameEntry.enter``)."""
-        return self.entry.enter(level, self.game_seen)
+        shown = self.entry.enter(level, self.game_seen)
+        if self.session.attached:  # the sequence may have begun where the person left it
+            self.player.alternates = None
+        return shown
 
     def measure_speed(self) -> None:
         """Play at the emulation speed measured from the screen (``RunTiming``)."""

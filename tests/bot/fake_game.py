@@ -78,6 +78,7 @@ class FakeGame:
         late: bool = False,
         repeat: tuple[float, float] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        alternates: bool = True,
     ) -> None:
         self.profile = profile
         self.clock = clock
@@ -98,6 +99,8 @@ class FakeGame:
         self.pending: list[str] = []
         self.repeat = repeat  # a held key moves again after (delay, every) seconds
         self.held: tuple[str, float, int] | None = None  # key, when down, repeats so far
+        self.alternates = alternates  # False: entered with the default controls, which
+        # ignore the cursor-keys controls' second keys
 
     def key(self, name: str) -> None:
         while self.pending:  # the game takes its keys in the order they went down
@@ -116,6 +119,8 @@ class FakeGame:
     def apply(self, name: str) -> None:
         k = self.profile.keys
         if name in k.alternates.values():  # the cursor-keys controls' second keys
+            if not self.alternates:
+                return
             name = k.other(name) or name
         r, c = self.cursor
         self.presses += 1
