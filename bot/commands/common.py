@@ -8,11 +8,13 @@ file shows every shared option, its help and what it becomes.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import re
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -342,6 +344,17 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
 def setup_logging(verbose: int) -> None:
     level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+@contextlib.contextmanager
+def stop_logged() -> Iterator[None]:
+    """A stop leaving the block is written to the log (run.log, inside a recording):
+    after a SIGHUP the terminal that would have shown it is gone."""
+    try:
+        yield
+    except KeyboardInterrupt as exc:
+        logging.getLogger("bot.commands").info("%s", str(exc) or "stopped by Ctrl-C")
+        raise
 
 
 def profile_from(args: argparse.Namespace) -> Profile | None:

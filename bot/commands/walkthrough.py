@@ -35,6 +35,7 @@ from bot.commands.common import (
     save_probed_profile,
     session_options,
     setup_logging,
+    stop_logged,
 )
 from bot.commands.fuse_window import attach_window
 from bot.errors import Exit, UsageError, exit_codes_help
@@ -198,6 +199,7 @@ def run(options: RunOptions) -> int:
             folder = recording.folder.path
             stack.callback(lambda: progress.stream.write(_recorded(folder)))
             stack.enter_context(recording)
+            stack.enter_context(stop_logged())
             setup = recording.fuse_files(setup)
         # a display lost during the run, or on the way out, is the folder's failure
         lost = stack.enter_context(LostDisplay())

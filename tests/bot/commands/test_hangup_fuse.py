@@ -139,8 +139,11 @@ def test_closing_the_terminal_stops_the_run_as_sighup(tmp_path):
         started = children_of(process.pid)
         fuses = fuse_pids(root)
         terminal.close()
+        began = time.monotonic()
         process.wait(timeout=30)
+        took = time.monotonic() - began
     assert process.returncode == 130, terminal.seen.decode(errors="replace")
+    assert took < 10, f"the bot took {took:.1f} s to stop"
     assert wait_all_ended(started) == []
     assert not [pid for pid in fuses if _running(pid)], "a Fuse was left running"
     (folder,) = list(root.iterdir())
