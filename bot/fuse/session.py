@@ -28,7 +28,7 @@ from bot.x11.focus import FocusPolicy
 from bot.x11.grab import Grabber, open_grabber
 from bot.x11.keys import KeyDriver, KeyTiming, XTestKeys
 from bot.x11.picture import window_size
-from bot.x11.tiling import float_fuse
+from bot.x11.tiling import check_drawn, float_fuse
 from bot.x11.title_speed import TitleSpeed, frames_per_s
 from bot.x11.window import build_of, window_pid
 from bot.x11.window_keys import WindowKeys
@@ -214,6 +214,8 @@ class Session:
         policy = focus_policy(options)
         grabber = open_grabber(xserver.display, window_id)
         try:
+            own = [window_size(build, scale) for scale in (1, 2, 3)]
+            check_drawn(xserver.display, window_id, grabber.grab, own)  # a tiler's size
             vision = Vision.for_frame(profile, grabber.grab())
             options = replace(options, scale=vision.scale, headless=False, display=xserver.display)
             hold, gap = profile.timing.for_speed(options.speed)

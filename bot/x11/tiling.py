@@ -17,12 +17,15 @@ import logging
 import os
 import socket
 import struct
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from Xlib import X
 from Xlib import display as xdisplay
 
+from bot import interrupts
+from bot.errors import Unreadable
 from bot.x11.display import open_display
 
 log = logging.getLogger(__name__)
@@ -32,6 +35,7 @@ RUN_COMMAND = 0
 GET_VERSION = 7
 HEADER = struct.Struct("<II")
 TIMEOUT_S = 2.0
+DECORATION_PX = 64  # a size this close to the one asked lacks the frame's borders and title
 
 
 class IpcError(Exception):
@@ -101,13 +105,8 @@ def wm_name(path: str) -> str:
     return "sway" if "sway" in text else "i3"
 
 
-def float_window(path: str, window_id: int, width: int, height: int) -> bool:
-    """Float X window ``window_id`` at ``width`` x ``height`` in the middle of the screen;
-    whether the window manager did it all."""
-    command = (
-        f"[id={window_id}] floating enable, "
-        f"resize set width {width} px height {height} px, move position center"
-    )
+def run_command(path: str, command: str) -> bool:
+    """One command for the window manager; whether each of its parts succeeded."""
     try:
         replies = ask(path, RUN_COMMAND, command)
     except IpcError as exc:
@@ -120,18 +119,98 @@ def float_window(path: str, window_id: int, width: int, height: int) -> bool:
     return True
 
 
+def float_window(
+    path: str, dpy: xdisplay.Display, window_id: int, size: tuple[int, int], timeout_s: float = 3
+) -> bool:
+    """Float X window ``window_id`` at ``size`` in the middle of the screen; whether it
+    has that size. fuse-gtk's size hints (resize steps of one scale from a base size it
+    changes as it is resized) make a tiler refuse a size until fuse-gtk has redrawn at
+    the floating size, and sway sizes the frame around the window (borders and title):
+    the size is asked again, with the frame added, until the window has it."""
+    criteria = f"[id={window_id}]"
+    if not run_command(path, f"{criteria} floating enable"):
+        return False
+    width, height = size
+    asked = size
+    window = dpy.create_resource_object("window", window_id)
+    deadline = time.monotonic() + timeout_s
+    while True:
+        run_command(
+            path,
+            f"{criteria} resize set width {asked[0]} px height {asked[1]} px, move position center",
+        )
+        interrupts.sleep(0.15)
+        geometry = window.get_geometry()
+        if (geometry.width, geometry.height) == size:
+            return True
+        short = (width - geometry.width, height - geometry.height)
+        if all(abs(d) <= DECORATION_PX for d in short):  # sway sizes the frame: add it
+            asked = (asked[0] + short[0], asked[1] + short[1])
+        if time.monotonic() > deadline:
+            log.warning(
+                "the Fuse window floats at %dx%d, not %dx%d: the bot reads it as it is",
+                geometry.width,
+                geometry.height,
+                width,
+                height,
+            )
+            return False
+
+
 def float_fuse(display: str, window_id: int, size: tuple[int, int]) -> str | None:
-    """Float the Fuse the bot started when a tiler manages ``display``; its name, or None
-    when no tiler does (or it refused)."""
+    """Float the Fuse the bot started when a tiler manages ``display``; the tiler's name,
+    or None when there is none."""
     dpy = open_display(display)
     try:
         path = ipc_socket(dpy, display)
+        if path is None:
+            return None
+        name = wm_name(path)
+        if float_window(path, dpy, window_id, size):
+            log.info("%s tiles windows: the Fuse window floats at %dx%d", name, *size)
+        return name
     finally:
         dpy.close()
-    if path is None:
-        return None
-    name = wm_name(path)
-    if not float_window(path, window_id, *size):
-        return None
-    log.info("%s tiles windows: the Fuse window floats at %dx%d", name, *size)
-    return name
+
+
+def blank(picture: Any) -> bool:
+    """The picture is one colour all over (sampled)."""
+    step = max(1, len(picture) // 16)
+    return len({tuple(p) for p in picture[::step, ::16].reshape(-1, 3)}) == 1
+
+
+def check_drawn(
+    display: str, window_id: int, grab: Callable[[], Any], own_sizes: Sequence[tuple[int, int]]
+) -> None:
+    """``Unreadable`` when Fuse draws no picture in a window the desktop sized (sway tiles
+    fuse-gtk so, and fuse-gtk then paints its picture black): the message names the
+    desktop and how to float Fuse there. ``grab`` returns the picture; ``own_sizes`` are
+    the window sizes Fuse gives itself. A picture blank for a second is taken as none."""
+    deadline = time.monotonic() + 1.0
+    while blank(grab()):
+        if time.monotonic() >= deadline:
+            break
+        interrupts.sleep(0.1)
+    else:
+        return
+    dpy = open_display(display)
+    try:
+        geometry = dpy.create_resource_object("window", window_id).get_geometry()
+        path = ipc_socket(dpy, display)
+    finally:
+        dpy.close()
+    if (geometry.width, geometry.height) in own_sizes:
+        return  # Fuse chose this size: the game itself shows a blank screen
+    desktop = wm_name(path) if path else os.environ.get("XDG_CURRENT_DESKTOP") or "the desktop"
+    fix = (
+        'float it: add  for_window [class="Fuse-gtk"] floating enable  to your sway config '
+        "(or press Mod+Shift+Space on the Fuse window), then attach again"
+        if desktop == "sway"
+        else "make the Fuse window float (or give it its own size) in your window manager, "
+        "then attach again"
+    )
+    raise Unreadable(
+        f"{desktop} made the Fuse window {geometry.width}x{geometry.height}, a size Fuse does "
+        "not choose itself, and Fuse draws no picture in it",
+        hint=fix,
+    )
