@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.errors import DisplayError
-from bot.fuse.attached import running_fuses
+from bot.fuse.attached import FuseProcess, native_wayland_fuses
 from bot.x11.display import display_type, open_display
 from bot.x11.window import choose_window, fuse_windows
 from bot.x11.xwayland import NO_X_DISPLAY_HINT, X_CLIENT_FUSE, DisplayType, wayland_session
@@ -58,15 +58,21 @@ def attach_window(display: str | None, name: str | None) -> int:
     return window.id
 
 
-def native_wayland_fuse(display: str) -> None:
-    """Raise ``DisplayError`` when Fuse runs, but not on X display ``display``, in a
-    Wayland session (or on XWayland): it is a Wayland window."""
+def wayland_fuses(display: str) -> list[FuseProcess]:
+    """In a Wayland session (or on XWayland): the Fuse processes of this session that are
+    native Wayland windows, with no window on X display ``display`` or any other (a Fuse
+    on another X display, such as a headless run's on its Xvfb, is none of them)."""
     if not (wayland_session() or display_type(display) is DisplayType.XWAYLAND):
-        return
-    pids = running_fuses(os.environ.get("WAYLAND_DISPLAY") or None)
-    if pids:
+        return []
+    return native_wayland_fuses(os.environ.get("WAYLAND_DISPLAY") or None)
+
+
+def native_wayland_fuse(display: str) -> None:
+    """Raise ``DisplayError`` when Fuse runs as a native Wayland window (``wayland_fuses``)."""
+    fuses = wayland_fuses(display)
+    if fuses:
         raise DisplayError(
-            f"Fuse is running (pid {pids[0]}) but has no window on X display {display}: it "
-            "is a native Wayland window, which the bot can neither see nor press keys in",
+            f"Fuse is running (pid {fuses[0].pid}) but has no window on X display {display}: "
+            "it is a native Wayland window, which the bot can neither see nor press keys in",
             hint=f"close it and start it as an X client: {X_CLIENT_FUSE}",
         )

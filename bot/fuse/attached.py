@@ -63,24 +63,63 @@ class AttachedFuse:
 
 
 FUSE_PROGRAMS = ("fuse-gtk", "fuse-sdl")
+PROC = Path("/proc")
 
 
-def running_fuses(wayland_display: str | None = None) -> list[int]:
-    """The PIDs of this user's running Fuse processes (either build), lowest first; with
-    ``wayland_display``, only those started in that Wayland session (WAYLAND_DISPLAY)."""
+@dataclass(frozen=True)
+class FuseProcess:
+    """A running Fuse of this user: its PID, program and environment."""
+
+    pid: int
+    program: str
+    environ: dict[str, str]
+
+    def wayland_window(self) -> bool:
+        """Whether it draws as a native Wayland window rather than as an X client: it
+        has no X display to go to, or is told to use Wayland first (fuse-gtk by
+        GDK_BACKEND, an SDL 2 based fuse-sdl by SDL_VIDEODRIVER). A Fuse with DISPLAY
+        set is otherwise an X client, of that display or of another one (a private Xvfb),
+        whatever WAYLAND_DISPLAY it inherited."""
+        env = self.environ
+        if not env.get("DISPLAY"):
+            return True
+        if env.get("SDL_VIDEODRIVER", "").strip() == "wayland":
+            return True
+        for backend in env.get("GDK_BACKEND", "").split(","):
+            backend = backend.strip()
+            if backend == "wayland":
+                return True
+            if backend in ("x11", "*"):
+                return False
+        return False
+
+
+def running_fuses(proc: Path = PROC) -> list[FuseProcess]:
+    """This user's running Fuse processes (either build), lowest PID first."""
     found = []
-    for entry in Path("/proc").iterdir():
+    for entry in proc.iterdir():
         if not entry.name.isdigit():
             continue
         try:
             comm = (entry / "comm").read_text().strip()
-            owner = entry.stat().st_uid
-            if comm not in FUSE_PROGRAMS or owner != os.getuid():
+            if comm not in FUSE_PROGRAMS or entry.stat().st_uid != os.getuid():
                 continue
-            environ = (entry / "environ").read_bytes().split(b"\0")
+            raw = (entry / "environ").read_bytes().split(b"\0")
         except OSError:  # gone meanwhile, or not ours to read
             continue
-        wanted = f"WAYLAND_DISPLAY={wayland_display}".encode()
-        if wayland_display is None or wanted in environ:
-            found.append(int(entry.name))
-    return sorted(found)
+        pairs = (item.decode(errors="replace").partition("=") for item in raw if item)
+        found.append(FuseProcess(int(entry.name), comm, {k: v for k, _, v in pairs}))
+    return sorted(found, key=lambda fuse: fuse.pid)
+
+
+def native_wayland_fuses(
+    wayland_display: str | None = None, proc: Path = PROC
+) -> list[FuseProcess]:
+    """This user's Fuse processes that are native Wayland windows (``wayland_window``);
+    with ``wayland_display``, only those started in that Wayland session."""
+    return [
+        fuse
+        for fuse in running_fuses(proc)
+        if fuse.wayland_window()
+        and (wayland_display is None or fuse.environ.get("WAYLAND_DISPLAY") == wayland_display)
+    ]

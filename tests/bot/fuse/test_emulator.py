@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from bot.errors import DisplayError, EmulatorError, InputError
+from bot.fuse.attached import native_wayland_fuses, running_fuses
 from bot.fuse.emulator import Fuse, FuseConfig
 from bot.x11.display import open_display
 from bot.x11.window import find_fuse_window, window_pid, window_title
@@ -33,14 +34,20 @@ def test_fuse_starts_with_a_private_home_and_stops_cleanly(xserver):
 @pytest.mark.parametrize("build", ["sdl", "gtk"])
 def test_fuse_is_an_x_client_whatever_the_wayland_session_prefers(xserver, monkeypatch, build):
     """In a Wayland session a later Fuse (GTK, or SDL 2) could come up as a Wayland
-    window, where the bot can neither see nor press keys: it is started as an X client."""
+    window, where the bot can neither see nor press keys: it is started as an X client,
+    outside the session (no WAYLAND_DISPLAY), and never taken for a native-Wayland Fuse
+    of the person's (issue 31: a headless run's Fuse was, by ``--attach``)."""
     monkeypatch.setenv("WAYLAND_DISPLAY", "wayland-logo-bot-none")
     monkeypatch.setenv("GDK_BACKEND", "wayland")
     monkeypatch.setenv("SDL_VIDEODRIVER", "wayland")
     with Fuse.start(FuseConfig(build=build), xserver.display) as fuse:  # its X window shown
         raw = Path(f"/proc/{fuse.pid}/environ").read_bytes().decode()
+        assert fuse.pid in [f.pid for f in running_fuses()]
+        assert not native_wayland_fuses("wayland-logo-bot-none")
+        assert fuse.pid not in [f.pid for f in native_wayland_fuses()]
     env = dict(item.split("=", 1) for item in raw.split("\0") if "=" in item)
     assert (env["GDK_BACKEND"], env["SDL_VIDEODRIVER"]) == ("x11", "x11")
+    assert "WAYLAND_DISPLAY" not in env and env["DISPLAY"] == xserver.display
 
 
 @pytest.mark.fuse

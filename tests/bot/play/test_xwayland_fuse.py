@@ -197,3 +197,41 @@ def test_a_native_wayland_fuse_is_refused_with_how_to_start_it(wayland, tmp_path
     finally:
         fuse.kill()
         fuse.wait()
+
+
+def test_a_fuse_on_another_x_display_is_not_taken_for_a_native_wayland_one(
+    wayland, xserver, tmp_path
+):
+    """A headless run's fuse-sdl, an X client of its own Xvfb, started from the session
+    (so WAYLAND_DISPLAY in its environment, as before issue 31): ``--attach`` with no
+    Fuse of the person's open says there is none, not that one is a Wayland window."""
+    env = session_env(wayland) | {"DISPLAY": xserver.display, "SDL_VIDEODRIVER": "x11"}
+    env |= {"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / ".config")}
+    fuse = processes.start(
+        ["fuse-sdl", "--machine", "48", "--rom-48", str(OPENSE_ROM), "--no-sound"],
+        signal.SIGKILL,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=tmp_path,
+    )
+    try:
+        dpy = open_display(xserver.display)
+        try:
+            deadline = time.monotonic() + 20
+            while find_fuse_window(dpy, fuse.pid) is None:
+                assert fuse.poll() is None, f"fuse-sdl exited ({fuse.returncode})"
+                assert time.monotonic() < deadline, "fuse-sdl never showed its window"
+                time.sleep(0.02)
+        finally:
+            dpy.close()
+        argv = ["walkthrough", "--attach", "--display", wayland.display, "--no-record"]
+        with bot_process(argv, watchdog_s=60, env=session_env(wayland)) as process:
+            _, err = process.communicate(timeout=50)
+        assert process.returncode == 4, err
+        assert "no Fuse windows on this display" in err and "native Wayland" not in err
+        assert fuse.poll() is None
+    finally:
+        fuse.kill()
+        fuse.wait()
