@@ -20,12 +20,13 @@ from dataclasses import dataclass, field
 from Xlib import X
 from Xlib.display import Display
 
+from bot.commands.fuse_window import wayland_fuses
 from bot.errors import BotError
 from bot.fuse.emulator import BUILDS, OPENSE_ROM, ROM_48K_BYTES
 from bot.installation import DISTRIBUTION, checkout_root, package_file
 from bot.x11.display import XServer, open_display, wayland_session
 from bot.x11.window import build_of, fuse_windows
-from bot.x11.xwayland import DisplayType
+from bot.x11.xwayland import X_CLIENT_FUSE, DisplayType
 
 # The kinds of run a check can stand in the way of.
 HEADLESS, ON_DISPLAY, ATTACHED, VIDEO = "headless", "display", "attached", "video"
@@ -268,10 +269,26 @@ def on_display(state: DisplayState) -> list[Check]:
     also = "also through XTest (--keys xtest)" if xtest else "no XTEST here: not --keys xtest"
     checks.append(Check("keys", True, f"sent to Fuse's window; {also}"))
     if not windows:
-        fix = "do: start your Fuse with the game on this display to use --attach"
-        checks.append(Check("Fuse window", False, "none open", fix, frozenset({ATTACHED})))
+        checks.append(no_fuse_window(state.name or ""))
     elif len(windows) > 1:
         checks.append(Check("Fuse window", True, f"{', '.join(windows)}: --window ID picks one"))
     else:
         checks.append(Check("Fuse window", True, f"{windows[0]}: --attach takes it over"))
     return checks
+
+
+def no_fuse_window(display: str) -> Check:
+    """No Fuse window on ``display``: none open, or in a Wayland session one that is a
+    native Wayland window (``--attach`` refuses it alike)."""
+    attached = frozenset({ATTACHED})
+    native = wayland_fuses(display)
+    if native:
+        fuse = native[0]
+        detail = (
+            f"none on {display}: {fuse.program} (pid {fuse.pid}) is a native Wayland window, "
+            "which the bot can neither see nor press keys in"
+        )
+        fix = f"do: close it and start it as an X client: {X_CLIENT_FUSE}"
+        return Check("Fuse window", False, detail, fix, attached)
+    fix = "do: start your Fuse with the game on this display to use --attach"
+    return Check("Fuse window", False, "none open", fix, attached)

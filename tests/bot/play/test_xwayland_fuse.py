@@ -9,6 +9,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -194,6 +195,16 @@ def test_a_native_wayland_fuse_is_refused_with_how_to_start_it(wayland, tmp_path
         assert f"Fuse is running (pid {fuse.pid}) but has no window on X display" in err
         assert "native Wayland window" in err and "GDK_BACKEND=x11 fuse-gtk" in err
         assert fuse.poll() is None, "the person's Fuse is left alone"
+        # doctor names it too (issue 31: it said "none open")
+        doctor = [sys.executable, "-m", "bot.cli", "doctor"]
+        ran = subprocess.run(
+            doctor, capture_output=True, text=True, env=session_env(wayland), timeout=60
+        )
+        out, err = ran.stdout, ran.stderr
+        said = f"none on {wayland.display}: fuse-gtk (pid {fuse.pid}) is a native Wayland window"
+        assert f"  NO  Fuse window      {said}" in out, out + err
+        assert "-> do: close it and start it as an X client: GDK_BACKEND=x11" in out, out
+        assert "attached         no   Fuse window: none on" in out, out
     finally:
         fuse.kill()
         fuse.wait()
