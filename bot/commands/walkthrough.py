@@ -207,7 +207,7 @@ def run(options: RunOptions) -> int:
             session = stack.enter_context(Session.attach(profile, setup, window_id))
         else:
             session = stack.enter_context(Session.open(profile, setup))
-        lost.display = session.xserver.display
+        lost.watch(session.xserver)
         stack.enter_context(abort_guarded(session, options.abort_key))
         env: LogoEnv | EnvWrapper = LogoEnv(session)
         if recording is not None:
@@ -227,8 +227,7 @@ def run(options: RunOptions) -> int:
         )
         walk.first_from_screen = levels.from_screen
         try:
-            with LostDisplay(session.xserver.display, probe=True):
-                report = walk.run()
+            report = walk.run()
         finally:
             if recording is not None:
                 recording.report = walk.report

@@ -9,6 +9,7 @@ import select
 import struct
 import subprocess
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -105,6 +106,28 @@ def open_display(name: str) -> xdisplay.Display:
         ) from None
 
 
+PROBE_S = 2.0  # a server that has not answered by then is frozen, not gone
+
+
+def display_gone(name: str, timeout: float = PROBE_S) -> bool:
+    """Whether the X display ``name`` no longer opens. The attempt runs on a thread of
+    its own, so a frozen server (which counts as there) costs ``timeout`` at most."""
+    verdict: list[bool] = []
+
+    def attempt() -> None:
+        try:
+            open_display(name).close()
+        except Exception:  # DisplayError, or ConnectionClosedError while closing
+            verdict.append(True)
+        else:
+            verdict.append(False)
+
+    worker = threading.Thread(target=attempt, name="display-probe", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    return bool(verdict and verdict[0])
+
+
 def check_display(name: str) -> None:
     """Raise ``DisplayError`` unless the X display ``name`` can be opened."""
     open_display(name).close()
@@ -127,6 +150,7 @@ class XServer:
     kind: DisplayType = DisplayType.X11
     version: tuple[int, int, int] | None = None  # XWayland's
     _stopped: bool = field(default=False, repr=False)
+    _ended_first: bool = field(default=False, repr=False)  # before ``stop`` was called
 
     @classmethod
     def existing(cls, display: str | None = None) -> XServer:
@@ -218,12 +242,20 @@ class XServer:
     def owned(self) -> bool:
         return self.process is not None
 
+    def gone(self) -> bool:
+        """Whether the display went away by itself: the Xvfb we started ended before we
+        stopped it, or the person's display no longer opens."""
+        if self.process is None:
+            return display_gone(self.display)
+        return self._ended_first if self._stopped else self.process.poll() is not None
+
     def stop(self, timeout: float = 5.0) -> None:
         """Stop the Xvfb we started (by PID); a user's display is left alone."""
         if self.process is None or self._stopped:
             return
         self._stopped = True
-        if self.process.poll() is None:
+        self._ended_first = self.process.poll() is not None
+        if not self._ended_first:
             self.process.terminate()
             try:
                 self.process.wait(timeout)

@@ -7,25 +7,23 @@ an X client too, dies with its display, so the first error the bot meets may as 
 "Fuse died", or a display that does not open when Fuse is started again.
 
 ``LostDisplay`` is the boundary that turns all of them into ``DisplayLost`` (exit 4, one
-line). With ``probe`` (inside the session, while the display should still be there) any
-error leaving the block is checked against the display itself: when it no longer opens,
-the error was its loss. Without (around the session, whose own end may stop a private
-Xvfb) only the errors' chain decides: a ``ConnectionClosedError`` in it, or a
-``DisplayLost`` already raised inside and followed by errors on the way out.
+line), put around a command's session inside its run folder, so that the folder fails
+with it too. An error in its chain decides first: a ``DisplayLost`` raised inside (and
+followed by other errors on the way out), or a ``ConnectionClosedError``. Any other error
+is checked against the X server itself (``XServer.gone``): a private Xvfb that ended
+before the bot stopped it, or the person's display that no longer opens. Where no server
+is known (the grabber), ``probe`` asks the display.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Iterator
 
 from Xlib.error import ConnectionClosedError
 
 from bot.errors import DisplayLost
-from bot.x11.display import open_display
-
-PROBE_S = 2.0  # a server that has not answered by then is frozen, not gone
+from bot.x11.display import XServer, display_gone
 
 log = logging.getLogger(__name__)
 
@@ -43,33 +41,20 @@ def chain(exc: BaseException) -> Iterator[BaseException]:
         todo += [e for e in (error.__cause__, error.__context__) if e is not None]
 
 
-def display_gone(display: str, timeout: float = PROBE_S) -> bool:
-    """Whether ``display`` no longer opens. The attempt runs on a thread of its own, so a
-    frozen server (which counts as there) costs ``timeout`` at most."""
-    verdict: list[bool] = []
-
-    def attempt() -> None:
-        try:
-            open_display(display).close()
-        except Exception:  # DisplayError, or ConnectionClosedError while closing
-            verdict.append(True)
-        else:
-            verdict.append(False)
-
-    worker = threading.Thread(target=attempt, name="display-probe", daemon=True)
-    worker.start()
-    worker.join(timeout)
-    return bool(verdict and verdict[0])
-
-
 class LostDisplay:
     """A context manager: an error leaving the block because the X display was lost
-    leaves it as ``DisplayLost``. ``display`` may be set once it is known (a session
-    picks its own); ``probe`` checks the display on any error (see the module)."""
+    leaves it as ``DisplayLost``. ``probe`` checks the display ``display`` on any error;
+    ``watch`` names the session's X server once it is known, which is asked on any
+    error whether it went away by itself (see the module)."""
 
     def __init__(self, display: str | None = None, probe: bool = False) -> None:
         self.display = display
         self.probe = probe
+        self.server: XServer | None = None
+
+    def watch(self, server: XServer) -> None:
+        """The display is ``server``'s (a session picks its own)."""
+        self.server, self.display = server, server.display
 
     def __enter__(self) -> LostDisplay:
         return self
@@ -92,6 +77,8 @@ class LostDisplay:
             if isinstance(error, DisplayLost):
                 return error
         if any(isinstance(error, ConnectionClosedError) for error in errors):
+            return DisplayLost(self.display)
+        if self.server is not None and self.server.gone():
             return DisplayLost(self.display)
         if self.probe and self.display and display_gone(self.display):
             return DisplayLost(self.display)

@@ -18,6 +18,7 @@ from faults.folder_check import check_folder
 from tests.bot.bot_process import bot_process
 from tests.bot.commands.test_signals_fuse import (
     children_of,
+    left_in,
     wait_all_ended,
     wait_keys_of_level_1,
 )
@@ -31,28 +32,64 @@ def fuse_pids(root: Path) -> list[int]:
     return [e["pid"] for e in events if e["event"] == "fuse_started"]
 
 
-def test_a_display_killed_mid_level_ends_the_run_with_exit_4_and_one_line(tmp_path):
+def play_and_kill_the_display(tmp_path: Path, args: list[str], kill) -> tuple:
+    """Play ``logo-bot walkthrough ARGS`` until level 1's keys, then ``kill(process)``
+    the display (its PID): (process, stderr, seconds to the end, children, Fuse PIDs,
+    runs folder)."""
     root = tmp_path / "runs"
-    env = dict(os.environ)
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = dict(os.environ, TMPDIR=str(temp))
+    args = ["walkthrough", "--levels", "1-3", *args, "--no-video", "--runs-dir", str(root)]
+    args += ["--speed", "200", "--set", "timing.probe=false"]
+    with bot_process(args, env=env) as process:
+        wait_keys_of_level_1(root, process)
+        started = children_of(process.pid)
+        fuses = fuse_pids(root)
+        assert fuses, "the run says which Fuse it started"
+        kill(process)
+        began = time.monotonic()
+        _, err = process.communicate(timeout=30)
+        took = time.monotonic() - began
+    return process, err, took, started, fuses, root
+
+
+def the_display_of(root: Path) -> str:
+    events = [e for path in root.glob("*/events.jsonl") for e in read_events(path)]
+    return next(e["display"] for e in events if e["event"] == "fuse_started")
+
+
+def test_the_persons_display_killed_mid_level_ends_the_run_with_exit_4_and_one_line(tmp_path):
+    """``--display``: an Xvfb of the test's stands for the person's, killed outright."""
     with XServer.start(log_path=tmp_path / "xvfb.log") as server:
         assert server.process is not None
-        args = ["walkthrough", "--levels", "1-3", "--display", server.display, "--no-video"]
-        args += ["--runs-dir", str(root), "--speed", "200", "--set", "timing.probe=false"]
-        with bot_process(args, env=env) as process:
-            wait_keys_of_level_1(root, process)
-            started = children_of(process.pid)
-            fuses = fuse_pids(root)
-            assert fuses, "the run says which Fuse it started"
-            server.process.send_signal(signal.SIGKILL)  # the test's own Xvfb, by PID
-            server.process.wait()
-            began = time.monotonic()
-            _, err = process.communicate(timeout=30)
-            took = time.monotonic() - began
+        xvfb = server.process
+
+        def kill(process) -> None:
+            xvfb.send_signal(signal.SIGKILL)  # the test's own Xvfb, by PID
+            xvfb.wait()
+
+        outcome = play_and_kill_the_display(tmp_path, ["--display", server.display], kill)
+    check_lost(tmp_path, *outcome)
+
+
+def test_the_bots_own_xvfb_killed_mid_level_ends_the_run_with_exit_4_and_one_line(tmp_path):
+    """``--headless``: the bot's private Xvfb, killed outright (by PID) as a crash."""
+
+    def kill(process) -> None:
+        (xvfb,) = [p for p in children_of(process.pid) if p.name == "Xvfb"]
+        os.kill(xvfb.pid, signal.SIGKILL)
+
+    check_lost(tmp_path, *play_and_kill_the_display(tmp_path, ["--headless"], kill))
+
+
+def check_lost(tmp_path: Path, process, err: str, took: float, started, fuses, root) -> None:
+    """Exit 4, the one line, within the bound, nothing left, the folder failed."""
     assert process.returncode == 4, err
     assert "Traceback" not in err and "Exception in thread" not in err, err
     errors = [line for line in err.splitlines() if "error:" in line]
     assert errors == [
-        f"logo-bot walkthrough: error: the X display {server.display} was lost: its X "
+        f"logo-bot walkthrough: error: the X display {the_display_of(root)} was lost: its X "
         "server ended (a logout, a crash, or a stop)"
     ], err
     assert took < 10, f"the bot took {took:.1f} s to end"
@@ -62,6 +99,7 @@ def test_a_display_killed_mid_level_ends_the_run_with_exit_4_and_one_line(tmp_pa
     check = check_folder(folder, status="failed")
     assert check.ok, check.problems
     assert check.run["error"] == errors[0].split("error: ", 1)[1]
+    assert left_in(tmp_path / "tmp") == [], "a temporary folder was left"
 
 
 def _running(pid: int) -> bool:
