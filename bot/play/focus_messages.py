@@ -49,6 +49,9 @@ class FocusMessages:
             return
         if event == "regained":
             self.seen_while_paused = None
+            self.progress.go_on()
+        elif event == "paused":
+            self.progress.pause()
         if event == "covered":
             self.env.note("picture_covered")
             log.warning("another window covers the Fuse picture: no key is pressed")

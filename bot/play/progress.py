@@ -27,15 +27,35 @@ class Progress:
     corrections: int = 0
     level: int | None = None
     status: str = ""
+    paused_s: float = 0.0  # paused for the focus (``pause``, ``go_on``), not counted ahead
+    paused_at: float | None = None  # when the pause under way began
+
+    def pause(self) -> None:
+        """The run waits (for the keyboard focus): the time until ``go_on`` is not a
+        level's, and the time left is estimated without it."""
+        if self.paused_at is None:
+            self.paused_at = time.monotonic()
+
+    def go_on(self) -> None:
+        if self.paused_at is not None:
+            self.paused_s += time.monotonic() - self.paused_at
+            self.paused_at = None
+
+    def playing_s(self, now: float) -> float:
+        """Seconds since the start, pauses left out."""
+        pausing = now - self.paused_at if self.paused_at is not None else 0.0
+        return now - self.started - self.paused_s - pausing
 
     @property
     def live(self) -> bool:
         return self.stream.isatty()
 
     def line(self) -> str:
-        elapsed = time.monotonic() - self.started
+        now = time.monotonic()
+        elapsed = now - self.started
         left = self.total_levels - self.done
-        eta = f" | ~{clock(elapsed / self.done * left)} left" if self.done and left else ""
+        per_level = self.playing_s(now) / self.done if self.done else 0.0
+        eta = f" | ~{clock(per_level * left)} left" if self.done and left else ""
         level = f"level {self.level}" if self.level is not None else "starting"
         return (
             f"{level} ({self.done}/{self.total_levels} done) | keys {self.keys} | "
