@@ -10,10 +10,23 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from bot.x11.display import XServer, open_display
 
-WINDOW_MANAGERS = ("openbox", "icewm", "fluxbox")
+WINDOW_MANAGERS = ("openbox", "icewm", "fluxbox", "i3")
+I3_DEFAULT_CONFIG = Path("/etc/i3/config")
+
+
+def wm_command(binary: str, name: str, home: str) -> list[str]:
+    """The command that starts window manager ``name``. i3 gets Debian's default config
+    without its first-run wizard (a dialog a person answers once)."""
+    if name != "i3":
+        return [binary]
+    config = Path(home) / "i3.config"
+    lines = I3_DEFAULT_CONFIG.read_text().splitlines()
+    config.write_text("\n".join(x for x in lines if "i3-config-wizard" not in x) + "\n")
+    return [binary, "-c", str(config)]
 
 
 def wm_running(display: str) -> bool:
@@ -35,9 +48,9 @@ def window_manager(display: str, name: str, timeout_s: float = 20) -> Iterator[i
     assert binary, f"{name} is not installed (./scripts/setup.sh installs it)"
     home = tempfile.mkdtemp(prefix=f"logo-bot-{name}-home-")
     env = {k: v for k, v in os.environ.items() if k not in ("XDG_CONFIG_HOME", "XDG_DATA_HOME")}
-    env.update(DISPLAY=display, HOME=home)
+    env.update(DISPLAY=display, HOME=home, XDG_RUNTIME_DIR=home)  # i3's socket goes there
     process = subprocess.Popen(
-        [binary],
+        wm_command(binary, name, home),
         env=env,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,

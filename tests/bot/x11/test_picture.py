@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from bot.x11.picture import GTK_MENU_BAR, picture_box, scale_for
+from bot.x11.picture import GTK_MENU_BAR, picture_box, scale_for, window_size
 from bot.x11.window import Region
 
 GTK_GREY = (246, 245, 244)
@@ -65,3 +65,34 @@ def test_a_window_not_yet_drawn_is_not_taken_for_a_found_picture():
     layout is assumed and looked at again later."""
     box, found = picture_box(640, 532, np.zeros((532, 640, 3), np.uint8))
     assert not found and box.top == GTK_MENU_BAR
+
+
+def tiled(scale: int, width: int, height: int, border=(0, 0, 0)) -> np.ndarray:
+    """fuse-gtk in a window a tiler sized: the picture at the top left below the menu
+    bar, the rest of the drawing area filled with the border's colour (black here)."""
+    picture = gtk_window(scale, GTK_MENU_BAR, 0, border)
+    pixels = np.zeros((height, width, 3), np.uint8)
+    pixels[:] = border
+    pixels[:GTK_MENU_BAR] = GTK_GREY
+    pixels[height - 27 :] = GTK_GREY  # the status bar
+    pixels[: picture.shape[0], : picture.shape[1]] = picture
+    return pixels
+
+
+@pytest.mark.parametrize(
+    ("size", "scale"),
+    [((1276, 984), 3), ((1276, 700), 2), ((700, 984), 2), ((320, 292), 1)],
+)
+def test_a_window_a_tiler_sized_shows_the_largest_picture_that_fits(size, scale):
+    """i3 tiled fuse-gtk to 1276x984 and it drew 3x where 2x was asked (measured)."""
+    assert scale_for(*size) == scale
+    pixels = tiled(scale, *size)
+    box, found = picture_box(*size, pixels)
+    assert found, "the black fill below the picture is not taken for more border"
+    assert (box.left, box.top, box.width, box.height) == (0, 25, 320 * scale, 240 * scale)
+
+
+def test_the_window_sizes_fuse_gives_itself():
+    assert scale_for(640, 480) == 2 and scale_for(960, 720) == 3  # fuse-sdl: the picture
+    assert window_size("sdl", 2) == (640, 480)
+    assert window_size("gtk", 1) == (320, 292) and window_size("gtk", 3) == (960, 772)
