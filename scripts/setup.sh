@@ -17,6 +17,7 @@ apt_packages=(
     fuse-emulator-utils   # fmfconv: Fuse movie files -> video frames
     xvfb                  # a virtual X display when there is no screen
     openbox icewm fluxbox # window managers the desktop tests run Fuse under
+    i3-wm                 # a tiling window manager (the tiling tests)
     weston xwayland       # a Wayland desktop (weston on Xvfb) whose XWayland the tests play on
     pasmo                 # Z80 assembler for the practice game
     ffmpeg                # H.264 video of every run
