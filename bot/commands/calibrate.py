@@ -31,6 +31,7 @@ from bot.profile import Profile
 from bot.see.annotate import save_annotated
 from bot.see.locate import window_of
 from bot.see.vision import Vision
+from bot.x11.lost import LostDisplay
 
 
 def parser() -> argparse.ArgumentParser:
@@ -169,10 +170,12 @@ def probe(options: KeyProbe) -> int:
         window_id = attach_window(options.session.display, options.window)
         session = Session.attach(profile, options.session, window_id)
     with (
+        LostDisplay() as lost,
         session,
         noting_whose_fuse(not options.launch),
         abort_guarded(session, options.abort_key),
     ):
+        lost.watch(session.xserver)
         walk = Walkthrough(session, LogoEnv(session), profile, level, level, options.player)
         if options.launch:
             walk.reach(level)

@@ -37,6 +37,7 @@ from bot.recording.report_page import write_report
 from bot.recording.rzx import cut, frame_count, truncate
 from bot.see.vision import Vision
 from bot.x11.display import XServer, runs_headless
+from bot.x11.lost import LostDisplay
 from solvers.board import Board
 
 LEAD_IN = 50  # frames shown before a level appears (one emulated second)
@@ -233,7 +234,8 @@ def replay_run(run: dict[str, Any], options: ReplayOptions, rom: Path) -> int:
         )
     played: list[Segment] = []
     identical = True
-    with _server(options) as server:
+    with LostDisplay() as lost, _server(options) as server:
+        lost.watch(server)
         for seg in segments:
             source = folder.path / seg["rzx"]
             if not source.is_file():
@@ -244,6 +246,7 @@ def replay_run(run: dict[str, Any], options: ReplayOptions, rom: Path) -> int:
             movie = folder.path / f"replay-{number}.fmf"
             print(f"playing {source.name} ({frame_count(source)} frames) at {speed} %", flush=True)
             playback = play(rzx, server, speed, options.scale, rom, movie)
+            lost.check()  # Fuse ends with its display: the replay did not end by itself
             rzx.unlink(missing_ok=True)
             played.append(Segment(number, 0.0, 0.0, speed, source, playback.movie))
             identical &= _same_pictures(folder, number, movie, 0, 0, _vision(run))
@@ -287,8 +290,10 @@ def replay_level(run: dict[str, Any], options: ReplayOptions, rom: Path) -> int:
     cut(source, first, last, rzx, pad=1)
     print(f"level {number}: frames {first}..{last} of {source.name}, at {speed} %", flush=True)
     movie = level_dir / "replay.fmf"
-    with _server(options) as server:
+    with LostDisplay() as lost, _server(options) as server:
+        lost.watch(server)
         playback = play(rzx, server, speed, options.scale, rom, movie)
+        lost.check()  # Fuse ends with its display: the replay did not end by itself
     video = _video_path(options.video, level_dir / "replay.mp4") if options.want_video else None
     encoded = encode([Segment(1, 0.0, 0.0, speed, rzx, playback.movie)], _vision(run), video)
     identical = _same_pictures(folder, segment, movie, first, 1, _vision(run))

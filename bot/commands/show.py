@@ -36,6 +36,7 @@ from bot.see.locate import window_of
 from bot.see.screens import ScreenReader
 from bot.see.shown import what_is_shown
 from bot.see.vision import Vision
+from bot.x11.lost import LostDisplay
 
 
 def parser() -> argparse.ArgumentParser:
@@ -219,7 +220,7 @@ def live_frame(source: LiveWindow) -> np.ndarray:
 
     no_display = DisplayError("no display to look at", hint="use --screenshot PNG or --launch")
     fuse = find_fuse_window(source.display, source.window, no_display)
-    with open_grabber(fuse.display, fuse.id) as grabber:
+    with LostDisplay(fuse.display, probe=True), open_grabber(fuse.display, fuse.id) as grabber:
         return grabber.grab()
 
 
@@ -229,9 +230,11 @@ def launched_frame(source: Launch, profile: Profile) -> np.ndarray:
     from bot.play.unattended import Walkthrough
 
     with (
+        LostDisplay() as lost,
         Session.open(profile, source.session) as session,
         abort_guarded(session, source.abort_key),
     ):
+        lost.watch(session.xserver)
         level = source.level
         walk = Walkthrough(session, LogoEnv(session), profile, level, level, source.player)
         return walk.reach(level).frame

@@ -56,6 +56,12 @@ class LostDisplay:
         """The display is ``server``'s (a session picks its own)."""
         self.server, self.display = server, server.display
 
+    def check(self) -> None:
+        """Raise ``DisplayLost`` if the watched server went away (where nothing failed:
+        a program that simply ended with its display)."""
+        if self.server is not None and self.server.gone():
+            raise DisplayLost(self.display)
+
     def __enter__(self) -> LostDisplay:
         return self
 
