@@ -364,7 +364,8 @@ class Bot:
 # -- the moments ---------------------------------------------------------------------------
 def at_start_up(bot: Bot, rng: random.Random) -> str:
     """During Python's imports, Xvfb's start or Fuse's start (before its window)."""
-    part = rng.choice(("imports", "Xvfb", "Fuse"))
+    # on a display of the caller's, the bot starts no Xvfb
+    part = rng.choice(("imports", "Fuse") if bot.options.display else ("imports", "Xvfb", "Fuse"))
     if part == "imports":
         delay = rng.uniform(0.0, 0.3)
         bot.sleep(delay - (time.monotonic() - bot.started))
