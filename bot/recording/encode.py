@@ -2,16 +2,20 @@
 
 Each segment's FMF is decoded once; every frame goes to the video writer and to a
 ``LevelScanner``. Segments follow each other in the video, so a restart shows as a cut.
+Every ``CHECK_EVERY`` frames is a safe point (``interrupts.check``): a stop there ends
+the writing, ffmpeg is killed and no half-written video is left.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot import interrupts
 from bot.errors import BotError, MovieError
 from bot.fuse.session import Segment
 from bot.recording.frame_match import signature
@@ -22,6 +26,7 @@ from bot.see.vision import Vision
 from solvers.board import Board
 
 log = logging.getLogger(__name__)
+CHECK_EVERY = 50  # frames between safe points (a few ms of work each time)
 
 
 @dataclass
@@ -61,24 +66,27 @@ def encode(
             scanner = LevelScanner(vision, segment.number)
             signed = out.signatures.setdefault(segment.number, []) if signatures else None
             try:
-                for frame in read_frames(segment.movie):
-                    scanner.feed(frame)
-                    if signed is not None:
-                        signed.append(signature(frame))
-                    if progress is not None and scanner.frames % 1000 == 0:
-                        progress(sum(out.frames.values()) + scanner.frames)
-                    if video is not None and out.error is None:
-                        if writer is None:
-                            writer = _open(video, frame, zoom, out)
-                        if writer is not None:
-                            _write(writer, frame, out)
+                with contextlib.closing(read_frames(segment.movie)) as frames:
+                    for frame in frames:
+                        scanner.feed(frame)
+                        if scanner.frames % CHECK_EVERY == 0:
+                            interrupts.check()
+                        if signed is not None:
+                            signed.append(signature(frame))
+                        if progress is not None and scanner.frames % 1000 == 0:
+                            progress(sum(out.frames.values()) + scanner.frames)
+                        if video is not None and out.error is None:
+                            if writer is None:
+                                writer = _open(video, frame, zoom, out)
+                            if writer is not None:
+                                _write(writer, frame, out)
             except MovieError as exc:  # this segment's frames end here; the next ones follow
                 out.movie_errors[segment.number] = exc.message
                 log.warning("segment %d's movie: %s", segment.number, exc.message)
             out.spans += scanner.finish()
             out.frames[segment.number] = scanner.frames
             out.final_boards[segment.number] = scanner.final_board
-    except KeyboardInterrupt:  # Ctrl-C or a signal: no half-written video is left behind
+    except KeyboardInterrupt:  # a stop (``interrupts.check``): no half-written video is left
         if writer is not None:
             writer.discard()
             writer = None

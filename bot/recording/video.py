@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bot import processes
+from bot import interrupts, processes
 from bot.errors import VideoError, installed
 from bot.frames import FRAME_RATE
 from bot.fuse.log_tail import log_tail
@@ -158,21 +158,31 @@ def open_video(
     return OpenCvWriter(path, size, rate, zoom)
 
 
+CHECK_EVERY = 50  # images between safe points (``interrupts.check``)
+
+
 def write_video(
     path: Path, images: Iterable[np.ndarray], rate: Fraction = FRAME_RATE
 ) -> dict[str, object]:
     """Every image of ``images`` into an MP4 at ``path``, opened at the first one's size;
-    what run.json says of it (``path``, ``frames``, ``codec``), or nothing without images."""
+    what run.json says of it (``path``, ``frames``, ``codec``), or nothing without images.
+    Every ``CHECK_EVERY`` images is a safe point: a stop there leaves no file."""
     writer: VideoWriter | None = None
     try:
         for image in images:
             if writer is None:
                 writer = open_video(path, (image.shape[1], image.shape[0]), rate)
             writer.write(image)
-    except KeyboardInterrupt:  # Ctrl-C or a signal: no half-written video is left behind
+            if writer.frames % CHECK_EVERY == 0:
+                interrupts.check()
+    except KeyboardInterrupt:  # a stop (``interrupts.check``): no half-written video is left
         if writer is not None:
             writer.discard()
         raise
+    finally:
+        close = getattr(images, "close", None)
+        if close is not None:
+            close()  # a generator's own files and programs (fmfconv) end now
     if writer is None:
         return {}
     writer.close()
