@@ -18,6 +18,7 @@ from bot.commands.common import add_output_options, add_runs_option, setup_loggi
 from bot.errors import UsageError, exit_codes_help
 from bot.play.progress import clock
 from bot.recording.folder import RunFolder, default_root, list_runs
+from bot.recording.report_data import REPLAY
 from bot.recording.report_page import REPORT, write_report
 from bot.recording.unfinished import read_run
 
@@ -103,6 +104,8 @@ def show_runs(options: RunsOptions) -> int:
     for folder in runs:
         try:
             rows.append(row(folder.name, read_run(folder), _report(folder)))
+            if rows[-1]["video_unfinished"] and (folder.path / REPLAY).is_file():
+                rows[-1].update(video=REPLAY, video_unfinished=False)  # made later
         except UsageError as exc:
             rows.append({"folder": folder.name, "status": f"unreadable run.json ({exc.message})"})
         except (OSError, ValueError, KeyError, TypeError) as exc:

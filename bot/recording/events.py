@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
+import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -41,20 +42,23 @@ class EventLog:
         with contextlib.suppress(OSError):  # held elsewhere, or a file system without locks
             fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         self.count = 0
+        self._lock = threading.Lock()  # a forced end writes from another thread
 
     def write(self, event: str, frame: int | None, segment: int | None, /, **data: Any) -> None:
-        if self._file is None:
-            return
         line = {"t": round(time.time(), 4), "event": event, "frame": frame, "segment": segment}
         line.update(jsonable(data))
-        self._file.write(json.dumps(line, separators=(",", ":")) + "\n")
-        self._file.flush()
-        self.count += 1
+        with self._lock:
+            if self._file is None:
+                return
+            self._file.write(json.dumps(line, separators=(",", ":")) + "\n")
+            self._file.flush()
+            self.count += 1
 
     def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        with self._lock:
+            if self._file is not None:
+                self._file.close()
+                self._file = None
 
 
 def being_written(path: Path) -> bool:

@@ -1,10 +1,13 @@
 """``Recording``: one run's folder, from the first event to the finished ``run.json``.
 
 Use it as a context manager around the session and the game loop; on the way out, even
-after a failure or Ctrl-C, it writes ``run.json`` at once, then turns Fuse's movie into
-``video.mp4`` (and ``annotated.mp4``), finds the exact frames of each level, and writes
-``run.json`` again with all of it. A Ctrl-C or signal during that writing stops it: the
-run is then aborted, and run.json and the report still say so.
+after a failure or a stop (Ctrl-C, a signal, the abort key), it writes ``run.json`` at
+once (status: complete, failed or aborted, as play ended; the video marked unfinished),
+then turns Fuse's movie into ``video.mp4`` (and ``annotated.mp4``), finds the exact
+frames of each level, and writes ``run.json`` again with all of it. That writing runs
+inside ``interrupts.finishing``: a stop may let it end, or cut it short at a safe point,
+and then the status stands and the video not written is marked unfinished, with how to
+make it later. A forced end (``interrupts.on_force``) marks the folder too, at once.
 
 One piece over 300 lines: the folder's lifetime (start, events, finish on any exit) is
 one sequence; what it writes is built in the modules it calls.
@@ -12,20 +15,22 @@ one sequence; what it writes is built in the modules it calls.
 
 from __future__ import annotations
 
+import contextlib
+import faulthandler
 import json
 import logging
 import os
-import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bot import interrupts
 from bot.errors import BotError
 from bot.frames import FPS
 from bot.fuse.session import Session, SessionOptions
-from bot.interrupts import Terminated, critical, on_signal
 from bot.play.env import LogoEnv, Observation
 from bot.profile import Profile
 from bot.recording.chapters import Timeline, chapters, write_chapters
@@ -65,9 +70,11 @@ class Recording:
         self.options = options
         self.profile = profile
         self.events = self.state.events
-        self._sigterm: Any = None
         self.interrupted: KeyboardInterrupt | None = None  # while the recording was written
-        self._encoded: Encoded | None = None
+        self._remove_force: Callable[[], None] = lambda: None
+        self._ended: tuple[str, str | None] | None = None  # status, error: play is over
+        self._encoded: Encoded | None = None  # the video is written
+        self._content: dict[str, Any] | None = None  # run.json as last written by finish
         self.capture: ScreenCapture | None = None  # the video of an attached Fuse
         self.capture_info: dict[str, Any] | None = None  # what rendering it said
         self.frames_seen = None
@@ -174,39 +181,45 @@ class Recording:
 
     # -- the end ----------------------------------------------------------------------------
     def __enter__(self) -> Recording:
-        if threading.current_thread() is threading.main_thread():
-            self._sigterm = signal.signal(signal.SIGTERM, on_signal)
+        self._remove_force = interrupts.on_force(self._forced)
         return self
 
     def __exit__(self, kind: type | None, exc: BaseException | None, tb: object) -> None:
         try:
             self.finish(exc)
         finally:
-            if self._sigterm is not None:
-                signal.signal(signal.SIGTERM, self._sigterm)
-        if self.interrupted is not None and not isinstance(exc, KeyboardInterrupt):
-            raise self.interrupted  # stopped while writing: exit 130, as in play
+            self._remove_force()
+        if isinstance(exc, KeyboardInterrupt):
+            return
+        stop = self.interrupted or interrupts.requested()
+        if stop is not None:
+            raise stop  # stopped while the folder was written: exit 130, as in play
 
     def finish(self, exc: BaseException | None = None) -> dict[str, Any]:
-        """Write everything; returns run.json's content. The first run.json is written
-        before the slow part; a Ctrl-C or signal during that part (``interrupted``) stops
-        it, and run.json and the report are written once more, the run aborted. Fuse's
-        movie is kept (it is small and lossless: replays are compared with it frame by
-        frame)."""
+        """Write everything; returns run.json's content. run.json is written at once, its
+        video marked unfinished; then the videos, chapters, run.json again and the report,
+        inside ``interrupts.finishing``. A stop that cuts that short (``interrupted``)
+        leaves no half-written video, and run.json and the report say what was not
+        written and how to make it; the status stays what play ended with. Fuse's movie is
+        kept (it is small and lossless: replays are compared with it frame by frame)."""
         status, error = self._status(exc)
         self.state.ended = time.time()  # the end of play; writing the video comes after
         session = self.state.session
         if session is not None:  # attached: scale and speed as found; any: the display type
             self.state.session_options = session.options
         try:
-            try:
-                with critical():  # quick: the folder never lacks its run.json
-                    self.event("run_end", status=status, error=error)
-                    content = build_summary(self.state, status, error, Encoded())
-                    self._write_json(content)
-                content = self._write_recording(status, error)
-            except KeyboardInterrupt as stop:
-                content = self._stopped_writing(stop, status, error)
+            with interrupts.finishing():
+                self.event("run_end", status=status, error=error)
+                self._ended = (status, error)
+                content = build_summary(self.state, status, error, Encoded())
+                if self._video_expected():
+                    unfinished(content["video"], "not written yet", self._later())
+                self._content = content
+                self._write_json(content)
+                try:
+                    content = self._write_recording(status, error)
+                except KeyboardInterrupt as stop:
+                    content = self._stopped_writing(stop, status, error)
         finally:
             self.events.close()
             root = logging.getLogger()
@@ -214,6 +227,15 @@ class Recording:
             root.setLevel(self._log_level)
             self._log_handler.close()
         return content
+
+    def _video_expected(self) -> bool:
+        return self.options.video and self.profile is not None
+
+    def _later(self) -> str:
+        """How to make the video later: replay the input recording, if the run has one."""
+        if any(segment.rzx for segment in self.state.segments()):
+            return f"'logo-bot replay {self.folder.path} --headless' makes it"
+        return "it cannot be made later: the run has no input recording"
 
     def _write_recording(self, status: str, error: str | None) -> dict[str, Any]:
         """The slow part: the videos, their chapters, run.json again and the report."""
@@ -229,9 +251,10 @@ class Recording:
                 encoded.seconds,
             )
         content = build_summary(self.state, status, error, encoded)
-        content["annotated"] = self._annotated(encoded)
         if self.capture is not None:
             content["video"]["captured"] = self.capture_info
+        self._content = content
+        content["annotated"] = self._annotated(encoded)
         self._chapters(content, encoded)
         self._write_json(content)
         self._report()
@@ -240,29 +263,52 @@ class Recording:
     def _stopped_writing(
         self, stop: KeyboardInterrupt, status: str, error: str | None
     ) -> dict[str, Any]:
-        """run.json and the report after ``stop`` cut the writing short: the run is
-        aborted (it already was, or it is now), and what was not written says why."""
+        """run.json and the report after ``stop`` cut the writing short: the status is
+        what play ended with, and the video (or the annotated one) not written is marked
+        unfinished, with how to make it later."""
         self.interrupted = stop
-        with critical():  # a further signal waits for these few writes
-            how = str(stop) or "stopped by Ctrl-C"
-            log.warning(
-                "%s while writing the recording: 'logo-bot replay %s --headless' makes the video",
-                how,
-                self.folder.path,
+        how = str(stop) or "stopped by Ctrl-C"
+        later = self._later()
+        log.warning("%s while writing the recording: %s", how, later)
+        content = self._content or build_summary(self.state, status, error, Encoded())
+        if self._encoded is None and self._video_expected():
+            unfinished(content["video"], f"{how} while it was written", later)
+        if self.options.annotate and not (content.get("annotated") or {}).get("path"):
+            content["annotated"] = unfinished(
+                {"path": None, "frames": None}, f"{how} while it was written", ""
             )
-            if status != "aborted":
-                status, error = self._status(stop)
-            encoded = self._encoded or Encoded(
-                error=f"interrupted: {how} ('logo-bot replay RUN --headless' makes one)"
-            )
-            content = build_summary(self.state, status, error, encoded)
-            self._write_json(content)
-            self._report()
+        self._write_json(content)
+        self._report()
         return content
 
+    def _forced(self, reason: str) -> None:
+        """The end is forced (a second stop, or the orderly one took too long): every
+        thread's stack into run.log, then run.json, run_end and the report (without its
+        plots) saying so, at once, no video. Runs on another thread just before the
+        process exits."""
+        with open(self.folder.log, "a", encoding="utf-8") as file:
+            file.write(f"--- ended at once ({reason}): every thread's stack ---\n")
+            file.flush()
+            faulthandler.dump_traceback(file, all_threads=True)
+        stop = interrupts.requested()
+        how = str(stop) if stop is not None else "stopped"
+        note = f"{how}, then ended at once: {reason}"
+        if self._ended is None:  # still playing
+            status, error = "aborted", note
+            self.state.ended = self.state.ended or time.time()
+            content = build_summary(self.state, status, error, Encoded())
+        else:  # the folder was being written: what play ended with stands
+            status, error = self._ended
+            content = self._content or build_summary(self.state, status, error, Encoded())
+            if self._encoded is None and self._video_expected():
+                unfinished(content["video"], note, self._later())
+            if self.options.annotate and not (content.get("annotated") or {}).get("path"):
+                content["annotated"] = unfinished({"path": None, "frames": None}, note, "")
+        self._write_json(content)
+        self.event("run_end", status=status, error=error, forced=reason)
+        self._report(plots=False)  # the page without its plots: milliseconds
+
     def _status(self, exc: BaseException | None) -> tuple[str, str | None]:
-        if isinstance(exc, Terminated):
-            return "aborted", str(exc)
         if isinstance(exc, KeyboardInterrupt):
             return "aborted", str(exc) or "stopped by Ctrl-C"  # or the abort key
         if exc is not None:
@@ -289,7 +335,8 @@ class Recording:
             )
         finally:
             if show is not None:
-                sys.stderr.write("\r\033[K")
+                with contextlib.suppress(OSError, ValueError):
+                    sys.stderr.write("\r\033[K")
 
     def _encode_capture(self, capture: ScreenCapture) -> Encoded:
         """The video of an attached Fuse, from the bot's own grabs."""
@@ -340,30 +387,43 @@ class Recording:
             failed = write_chapters(self.folder.annotated, items)
             annotated["chapters"] = 0 if failed else len(items)
 
-    def _report(self) -> None:
+    def _report(self, plots: bool = True) -> None:
         """report.html; a run is never lost over its page, so a failure is only logged."""
         from bot.recording.report_page import write_report
 
         try:
-            path = write_report(self.folder)
+            path = write_report(self.folder, plots=plots)
             log.info("report: %s", path)
         except Exception as exc:  # the run folder is complete without it
             log.warning("no report.html: %s: %s", type(exc).__name__, exc)
 
     def _write_json(self, content: dict[str, Any]) -> None:
-        tmp = self.folder.run_json.with_suffix(".json.tmp")
+        """run.json, whole or not at all (written beside it, then renamed over it)."""
+        tmp = self.folder.run_json.with_suffix(f".json.{threading.get_ident()}.tmp")
         tmp.write_text(json.dumps(content, indent=2) + "\n")
         os.replace(tmp, self.folder.run_json)
 
 
+def unfinished(entry: dict[str, Any], why: str, later: str) -> dict[str, Any]:
+    """``entry`` (run.json's ``video`` or ``annotated``) marked as a video not written."""
+    entry.update(path=None, frames=None, unfinished=True)
+    entry["error"] = f"unfinished: {why}" + (f"; {later}" if later else "")
+    return entry
+
+
 def _progress_line(name: str):
-    """A callback that shows how far the video is, on a terminal only."""
-    if not sys.stderr.isatty():
+    """A callback that shows how far the video is, on a terminal only (a terminal gone
+    meanwhile is no error)."""
+    try:
+        if not sys.stderr.isatty():
+            return None
+    except (OSError, ValueError):
         return None
 
     def show(frames: int) -> None:
-        sys.stderr.write(f"\r\033[Kwriting {name}: {frames} frames ({frames / FPS:.0f} s)")
-        sys.stderr.flush()
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.write(f"\r\033[Kwriting {name}: {frames} frames ({frames / FPS:.0f} s)")
+            sys.stderr.flush()
 
     return show
 

@@ -29,7 +29,7 @@ color:#222}
 h1{font-size:1.4em;margin:.2em 0}h2{font-size:1.1em;margin:1.4em 0 .4em}
 .status{display:inline-block;padding:.1em .6em;border-radius:.3em;color:#fff;background:#777}
 .complete{background:#3a7d44}.failed{background:#c0392b}.aborted{background:#888}
-.killed{background:#6b2f8a}.running{background:#1f5fa8}
+.killed{background:#6b2f8a}.running{background:#1f5fa8}.unfinished{background:#b7791f}
 dl.facts{display:grid;grid-template-columns:max-content auto;gap:.15em 1em;margin:.5em 0}
 dl.facts dt{color:#555}dl.facts dd{margin:0}
 .player{display:flex;gap:1em;align-items:flex-start;flex-wrap:wrap}
@@ -79,16 +79,24 @@ def href(path: str) -> str:
     return e(quote(path))
 
 
-def write_report(folder: RunFolder, out: Path | None = None) -> Path:
-    """Write the run's report (``report.html`` in its folder, or ``out``); returns its path."""
+def write_report(folder: RunFolder, out: Path | None = None, plots: bool = True) -> Path:
+    """Write the run's report (``report.html`` in its folder, or ``out``), whole or not at
+    all; returns its path. Without ``plots`` it takes milliseconds (a forced end)."""
     data = load(folder)
     path = out or folder.path / REPORT
     base = path.parent
-    plots = _plots([data], base, path.stem)
     body = _header(data, base) + _player(data, base, "video") + _levels_table(data, base)
-    body += _plots_html(plots, base)
-    path.write_text(_page(f"logo-bot run {data.name}", body), encoding="utf-8")
+    if plots:
+        body += _plots_html(_plots([data], base, path.stem), base)
+    _write(path, _page(f"logo-bot run {data.name}", body))
     return path
+
+
+def _write(path: Path, text: str) -> None:
+    """``text`` into ``path`` by a rename: a reader never sees half a page."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
 
 
 def write_compare(first: RunFolder, second: RunFolder, out: Path | None = None) -> Path:
@@ -103,7 +111,7 @@ def write_compare(first: RunFolder, second: RunFolder, out: Path | None = None) 
     )
     body = f"<h1>{e(a.name)} against {e(b.name)}</h1><div class='runs'>{cells}</div>"
     body += _plots_html(plots, base) + _compare_table(a, b)
-    path.write_text(_page(f"logo-bot: {a.name} against {b.name}", body), encoding="utf-8")
+    _write(path, _page(f"logo-bot: {a.name} against {b.name}", body))
     return path
 
 
@@ -146,10 +154,15 @@ def _header(data: RunData, base: Path, tag: str = "h1") -> str:
     if error:
         facts.append(("stopped because", f"<span class='error'>{e(error)}</span>"))
     rows = "".join(f"<dt>{e(k)}</dt><dd>{v}</dd>" for k, v in facts)
-    return (
-        f"<{tag}>{e(data.name)} <span class='status {e(status)}'>{e(status)}</span></{tag}>"
-        f"<dl class='facts'>{rows}</dl>"
-    )
+    badge = f"<span class='status {e(status)}'>{e(status)}</span>"
+    if data.video is None and video_unfinished(data):
+        badge += " <span class='status unfinished'>video unfinished</span>"
+    return f"<{tag}>{e(data.name)} {badge}</{tag}><dl class='facts'>{rows}</dl>"
+
+
+def video_unfinished(data: RunData) -> bool:
+    """Whether the run's video was not written because a stop cut its writing short."""
+    return bool((data.run.get("video") or {}).get("unfinished"))
 
 
 def _levels_span(data: RunData) -> str:
@@ -181,6 +194,8 @@ def _player(data: RunData, base: Path, video_id: str) -> str:
     if data.video is None:
         why = (data.run.get("video") or {}).get("error") or "the video is missing"
         later = ""
+        if video_unfinished(data):
+            return f"<h2>Video</h2><p class='note'>Video {e(why)}.</p>"
         if data.run.get("status") not in ("killed", "running"):
             later = (
                 f" <code>logo-bot replay {e(data.folder.name)} --headless</code> "

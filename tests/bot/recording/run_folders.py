@@ -65,6 +65,9 @@ def make_run(
         if event.get("picture"):
             Image.fromarray(picture).save(folder / event["picture"])
         lines.append({"t": t0 + event.get("frame", 0) / 50.08, "segment": 1, **event})
+    if not any(line["event"] == "run_end" for line in lines):  # as Recording.finish writes it
+        end = {"t": t0 + 10, "event": "run_end", "frame": None, "segment": None}
+        lines.append({**end, "status": status, "error": error})
     (folder / "events.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
     total = sum(segments.values())
     video_info: dict[str, Any] = {
