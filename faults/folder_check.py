@@ -2,16 +2,20 @@
 
 Complete: ``run.json`` and ``events.jsonl`` are there and follow their schemas
 (``recordings/*.schema.json``), the video holds as many frames as ``run.json`` says (a
-run aborted while its video was written has none, and says so), every input recording
-it names exists, and so does ``report.html``. Valid also means
-consistent with itself: the levels it lists as done have their target as end board,
-and every restart and crash noted in the events is there (a run stopped before its
-Fuse started has no segment, nor a restart it stopped in).
+run stopped while its video was written has none, says it is unfinished, and leaves no
+half-written file), every input recording it names exists, and so does ``report.html``.
+Valid also means consistent with itself: run.json, the last ``run_end`` of events.jsonl
+and report.html name the same status (complete, failed or aborted), the levels it lists
+as done have their target as end board, and every restart and crash noted in the events
+is there (a run stopped before its Fuse started has no segment, nor a restart it
+stopped in). A killed run (its bot died first: SIGKILL) has events.jsonl and no
+run.json, and no live writer holds it.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass, field
@@ -20,6 +24,7 @@ from typing import Any
 
 from bot.installation import PACKAGES_ROOT as REPO_ROOT
 from bot.recording.events import read_events
+from bot.recording.folder import RunFolder
 
 SCHEMAS = REPO_ROOT / "recordings"
 
@@ -39,10 +44,17 @@ class FolderCheck:
         return sum(1 for e in self.events if e.get("event") == event)
 
 
+STATUSES = ("complete", "failed", "aborted", "killed")
+
+
 def check_folder(path: Path, status: str | None = "complete") -> FolderCheck:
-    """Every problem found in the run folder ``path`` (none: complete and valid)."""
+    """Every problem found in the run folder ``path`` (none: complete and valid);
+    ``status`` is the one expected (one of ``STATUSES``), None for any."""
     check = FolderCheck(Path(path))
     run_json, events = check.path / "run.json", check.path / "events.jsonl"
+    state = RunFolder(check.path).state
+    if state != "finished" and events.is_file():
+        return _unfinished(check, state, status)
     for needed in (run_json, events):
         if not needed.is_file():
             check.problems.append(f"{needed.name} is missing")
@@ -63,9 +75,49 @@ def check_folder(path: Path, status: str | None = "complete") -> FolderCheck:
             check.problems.append(f"segment {segment['number']}: {rzx} is missing")
     _segments(check)
     _video(check)
-    if not (check.path / "report.html").is_file():
-        check.problems.append("report.html is missing (Recording.finish writes it)")
+    _agree(check)
     return check
+
+
+def _unfinished(check: FolderCheck, state: str, status: str | None) -> FolderCheck:
+    """A folder without run.json: killed (valid when a killed run is expected) or still
+    being written."""
+    check.events = read_events(check.path / "events.jsonl")
+    check.run = {"status": state}
+    _schemas(check, run=False)
+    if state == "running":
+        check.problems.append("run.json is missing: the run is still being written")
+    elif status is not None and status != "killed":
+        check.problems.append(f"run.json is missing (killed), not {status!r}")
+    return check
+
+
+def _agree(check: FolderCheck) -> None:
+    """run.json, the last run_end and report.html say the same."""
+    status, error = check.run.get("status"), check.run.get("error")
+    ends = [e for e in check.events if e.get("event") == "run_end"]
+    if not ends:
+        check.problems.append("events.jsonl has no run_end")
+    elif (ends[-1].get("status"), ends[-1].get("error")) != (status, error):
+        end = ends[-1]
+        check.problems.append(
+            f"run_end says {end.get('status')!r} ({end.get('error')!r}), "
+            f"run.json {status!r} ({error!r})"
+        )
+    report = check.path / "report.html"
+    if not report.is_file():
+        check.problems.append("report.html is missing (Recording.finish writes it)")
+        return
+    page = report.read_text(encoding="utf-8", errors="replace")
+    shown = re.search(r"<span class='status ([a-z]+)'>", page)
+    if shown is None or shown.group(1) != status:
+        check.problems.append(
+            f"report.html says {shown.group(1) if shown else None!r}, run.json {status!r}"
+        )
+    unfinished = bool((check.run.get("video") or {}).get("unfinished"))
+    unfinished &= not (check.path / "replay.mp4").is_file()  # made later: the page shows it
+    if unfinished != ("status unfinished" in page):
+        check.problems.append("report.html and run.json disagree on an unfinished video")
 
 
 def _segments(check: FolderCheck) -> None:
@@ -86,7 +138,7 @@ def _segments(check: FolderCheck) -> None:
         check.problems.append(f"{segments} segments for {restarts} restarts")
 
 
-def _schemas(check: FolderCheck) -> None:
+def _schemas(check: FolderCheck, run: bool = True) -> None:
     try:
         import jsonschema
     except ImportError:
@@ -95,7 +147,8 @@ def _schemas(check: FolderCheck) -> None:
     run_schema = json.loads((SCHEMAS / "run.schema.json").read_text())
     event_schema = json.loads((SCHEMAS / "event.schema.json").read_text())
     try:
-        jsonschema.validate(check.run, run_schema, format_checker=jsonschema.FormatChecker())
+        if run:
+            jsonschema.validate(check.run, run_schema, format_checker=jsonschema.FormatChecker())
     except jsonschema.ValidationError as exc:
         check.problems.append(f"run.json does not follow its schema: {exc.message}")
     for number, event in enumerate(check.events, 1):
@@ -108,11 +161,16 @@ def _schemas(check: FolderCheck) -> None:
 
 def _video(check: FolderCheck) -> None:
     video = check.run.get("video") or {}
+    if video.get("unfinished"):  # a stop cut its writing short: no file, and it says so
+        if video.get("path") or not str(video.get("error") or "").startswith("unfinished"):
+            check.problems.append(f"an unfinished video with {video.get('path')!r}")
+        for name in ("video.mp4", "video.ffmpeg.log"):
+            if (check.path / name).exists():
+                check.problems.append(f"{name} is left, though the video is unfinished")
+        return
     if not video.get("path"):
         error = video.get("error") or ""
-        # stopped while it was written: an aborted run has no video and says so
-        stopped = error.startswith("interrupted") and check.run.get("status") == "aborted"
-        if error and "not recorded" not in error and not stopped:
+        if error and "not recorded" not in error:
             check.problems.append(f"no video: {error}")
         return
     path = check.path / video["path"]

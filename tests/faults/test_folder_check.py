@@ -1,4 +1,5 @@
-"""faults/folder_check.py on made-up run folders."""
+"""faults/folder_check.py on made-up run folders: complete, failed, aborted and killed
+runs, and run.json, run_end and report.html that must agree."""
 
 from __future__ import annotations
 
@@ -6,25 +7,115 @@ import json
 
 import pytest
 
+from bot.recording.folder import RunFolder
+from bot.recording.report_page import write_report
 from faults.folder_check import check_folder
 from tests.bot.recording.run_folders import level, make_run
 
 FUSE_STARTED = {"event": "fuse_started", "frame": 0, "pid": 1, "display": ":1"}
-STOPPED = "interrupted: stopped by SIGTERM ('logo-bot replay RUN --headless' makes one)"
+UNFINISHED = (
+    "unfinished: stopped by SIGTERM while it was written; 'logo-bot replay RUN --headless' makes it"
+)
 
 
-@pytest.mark.parametrize(("status", "valid"), [("aborted", True), ("complete", False)])
-def test_only_an_aborted_run_may_lack_the_video_it_was_stopped_writing(tmp_path, status, valid):
-    name = f"20261125T000000Z-{status}"
-    folder = make_run(tmp_path, name, [level(1)], [FUSE_STARTED], status=status, video=False)
+def edit_run(folder, **changes) -> None:
     run = json.loads((folder / "run.json").read_text())
-    run["video"]["error"] = STOPPED
+    for key, value in changes.items():
+        if isinstance(value, dict):
+            run[key].update(value)
+        else:
+            run[key] = value
     (folder / "run.json").write_text(json.dumps(run))
-    (folder / "report.html").write_text("<html></html>")
-    check = check_folder(folder, status=status)
-    assert check.ok is valid, check.problems
-    if not valid:
-        assert check.problems == [f"no video: {STOPPED}"]
+
+
+def reported(folder):
+    """The folder with its real report.html."""
+    write_report(RunFolder(folder))
+    return folder
+
+
+def stub_page(folder):
+    """The folder with a report.html that says only run.json's status (quicker, for the
+    checks that are not about the page)."""
+    status = json.loads((folder / "run.json").read_text())["status"]
+    (folder / "report.html").write_text(f"<h1>x <span class='status {status}'>{status}</span>")
+    return folder
+
+
+@pytest.mark.parametrize("status", ["complete", "failed", "aborted"])
+def test_a_video_unfinished_by_a_stop_is_valid_whatever_the_status(tmp_path, status):
+    error = None if status == "complete" else "stopped by SIGTERM"
+    folder = make_run(tmp_path, "20261125T000000Z-walkthrough", [level(1)], [FUSE_STARTED],
+                      status=status, error=error, video=False)  # fmt: skip
+    edit_run(folder, video={"error": UNFINISHED, "unfinished": True})
+    check = check_folder(reported(folder), status=status)
+    assert check.ok, check.problems
+
+
+def test_an_unfinished_video_must_leave_no_file(tmp_path):
+    folder = make_run(tmp_path, "20261125T000000Z-walkthrough", [level(1)], [FUSE_STARTED],
+                      video=False)  # fmt: skip
+    edit_run(folder, video={"error": UNFINISHED, "unfinished": True})
+    (folder / "video.mp4").write_bytes(b"half of one")
+    check = check_folder(reported(folder))
+    assert check.problems == ["video.mp4 is left, though the video is unfinished"]
+
+
+def test_a_missing_video_not_marked_unfinished_is_a_problem(tmp_path):
+    folder = make_run(tmp_path, "20261125T000000Z-walkthrough", [level(1)], [FUSE_STARTED],
+                      video=False)  # fmt: skip
+    edit_run(folder, video={"error": "interrupted: stopped by SIGTERM"})
+    check = check_folder(stub_page(folder))
+    assert check.problems == ["no video: interrupted: stopped by SIGTERM"]
+
+
+@pytest.mark.parametrize(
+    ("end", "problem"),
+    [
+        ({"status": "complete", "error": None}, None),
+        ({"status": "aborted", "error": "stopped by SIGTERM"},
+         "run_end says 'aborted' ('stopped by SIGTERM'), run.json 'complete' (None)"),
+        (None, "events.jsonl has no run_end"),
+    ],
+)  # fmt: skip
+def test_run_end_must_say_what_run_json_says(tmp_path, end, problem):
+    events = [FUSE_STARTED]
+    if end is not None:
+        events.append({"event": "run_end", "frame": 300, **end})
+    folder = make_run(tmp_path, "20261125T000000Z-walkthrough", [level(1)], events, video=False)
+    if end is None:
+        path = folder / "events.jsonl"
+        lines = path.read_text().splitlines()
+        path.write_text("".join(f"{x}\n" for x in lines if '"run_end"' not in x))
+    check = check_folder(stub_page(folder))
+    assert check.problems == ([problem] if problem else [])
+
+
+def test_the_report_must_say_what_run_json_says(tmp_path):
+    folder = make_run(
+        tmp_path, "20261125T000000Z-walkthrough", [level(1)], [FUSE_STARTED], video=False
+    )
+    reported(folder)
+    edit_run(folder, status="failed", error="x")  # the report is now out of date
+    events = folder / "events.jsonl"
+    lines = events.read_text().splitlines()[:-1]
+    end = {"t": 1, "event": "run_end", "frame": None, "segment": None, "status": "failed"}
+    events.write_text("".join(f"{x}\n" for x in lines) + json.dumps({**end, "error": "x"}) + "\n")
+    check = check_folder(folder, status="failed")
+    assert check.problems == ["report.html says 'complete', run.json 'failed'"]
+    reported(folder)
+    assert check_folder(folder, status="failed").ok
+
+
+def test_a_killed_run_has_events_and_no_run_json(tmp_path):
+    folder = make_run(
+        tmp_path, "20261125T000000Z-walkthrough", [level(1)], [FUSE_STARTED], video=False
+    )
+    (folder / "run.json").unlink()
+    assert check_folder(folder, status="killed").ok
+    assert check_folder(folder, status=None).run["status"] == "killed"
+    check = check_folder(folder, status="aborted")
+    assert check.problems == ["run.json is missing (killed), not 'aborted'"]
 
 
 @pytest.mark.parametrize(("fuse_started", "valid"), [(False, True), (True, False)])
@@ -41,8 +132,7 @@ def test_a_run_stopped_before_its_fuse_started_has_no_segment(tmp_path, fuse_sta
     run = json.loads((folder / "run.json").read_text())
     run["segments"], run["frames"]["movie"] = [], None
     (folder / "run.json").write_text(json.dumps(run))
-    (folder / "report.html").write_text("<html></html>")
-    check = check_folder(folder, status="aborted")
+    check = check_folder(stub_page(folder), status="aborted")
     assert check.ok is valid, check.problems
     if not valid:
         assert check.problems == ["0 segments for 0 restarts"]
@@ -58,10 +148,10 @@ KEYS = {"event": "keys", "frame": 310, "keys": ["p"], "met": True, "level": 1}
 )
 def test_an_aborted_run_may_end_inside_its_last_restart(tmp_path, after, status, valid):
     """Stopped while the restarted Fuse started: that Fuse never ran, so no segment."""
-    events = [FUSE_STARTED, RESTART, *after, {"event": "run_end", "frame": 320}]
+    end = {"event": "run_end", "frame": 320, "status": status, "error": None}
+    events = [FUSE_STARTED, RESTART, *after, end]
     folder = make_run(tmp_path, "20261125T000000Z-x", [], events, status=status, video=False)
-    (folder / "report.html").write_text("<html></html>")
-    check = check_folder(folder, status=status)
+    check = check_folder(stub_page(folder), status=status)
     assert check.ok is valid, check.problems
     if not valid:
         assert check.problems == ["1 segments for 1 restarts"]
