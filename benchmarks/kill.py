@@ -113,7 +113,7 @@ def totals(results: list[RoundResult]) -> list[str]:
     stopped = [r for r in results if r.signal != "SIGKILL"]
     on_display = [r for r in results if r.display]
     exits = sum(r.exit == 130 for r in stopped)
-    truthful = sum(r.truthful and r.folder_ok for r in stopped)
+    truthful = sum(r.truthful for r in stopped)
     valid = sum(r.folder_ok for r in results)
     other = [r.number for r in results if r.problems]
 
