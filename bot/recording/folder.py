@@ -105,7 +105,10 @@ class RunFolder:
         try:
             return json.loads(self.run_json.read_text())
         except FileNotFoundError:
-            raise UsageError(f"{self.path} has no run.json: it is not a finished run") from None
+            raise UsageError(
+                f"{self.path} has no run.json: the run is {self.state}",
+                hint=f"'logo-bot report {self.path}' shows what its events.jsonl holds",
+            ) from None
         except (OSError, ValueError) as exc:
             raise UsageError(f"cannot read {self.run_json}: {exc}") from None
 

@@ -75,6 +75,7 @@ class Recording:
         self._ended: tuple[str, str | None] | None = None  # status, error: play is over
         self._encoded: Encoded | None = None  # the video is written
         self._content: dict[str, Any] | None = None  # run.json as last written by finish
+        self._finished = False
         self.capture: ScreenCapture | None = None  # the video of an attached Fuse
         self.capture_info: dict[str, Any] | None = None  # what rendering it said
         self.frames_seen = None
@@ -221,6 +222,7 @@ class Recording:
                 except KeyboardInterrupt as stop:
                     content = self._stopped_writing(stop, status, error)
         finally:
+            self._finished = True
             self.events.close()
             root = logging.getLogger()
             root.removeHandler(self._log_handler)
@@ -290,6 +292,8 @@ class Recording:
             file.write(f"--- ended at once ({reason}): every thread's stack ---\n")
             file.flush()
             faulthandler.dump_traceback(file, all_threads=True)
+        if self._finished:
+            return  # the folder is complete already
         stop = interrupts.requested()
         how = str(stop) if stop is not None else "stopped"
         note = f"{how}, then ended at once: {reason}"

@@ -88,6 +88,9 @@ def test_report_renders_what_a_killed_run_has(killed, capsys):
     assert (one["target"], one["end_board"], one["corrections"]) == (TARGET, TARGET, {"cursor": 1})
     assert (two["status"], two["reason"]) == ("aborted", "the bot was killed here")
     assert run["totals"]["keys_sent"] == 10
+    with pytest.raises(UsageError, match="the run is killed") as refused:  # replay needs one
+        folder.read()
+    assert "logo-bot report" in refused.value.hint
 
 
 def test_a_folder_that_is_not_a_run_is_still_refused(tmp_path):
