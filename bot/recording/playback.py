@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import logging
 import time
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from bot import interrupts
 from bot.errors import EmulatorError, Unreadable
 from bot.frames import FPS
 from bot.fuse.emulator import OPENSE_ROM, Fuse, FuseConfig
@@ -25,6 +27,7 @@ from bot.x11.display import XServer
 from bot.x11.grab import open_grabber
 
 log = logging.getLogger(__name__)
+CHECK_EVERY = 50  # frames compared between safe points (``interrupts.check``)
 
 
 @dataclass(frozen=True)
@@ -84,7 +87,7 @@ def play(
                     if finished_dialog(frame):
                         ended_by = "dialog"
                         break
-                time.sleep(0.05)
+                interrupts.sleep(0.05)  # a safe point: a stop ends the replay here
         finally:
             grabber.close()
     finally:
@@ -115,22 +118,24 @@ def compare_movies(
     has run, so a level replay skips it). Measured: a replay is pixel-identical except
     for rare frames where the FLASH phase flips one frame apart or a byte drawn during
     the frame lands on the other side of the beam; those still show the same game."""
-    frames = read_frames(original)
-    for _ in range(offset):
-        if next(frames, None) is None:
-            return Comparison(0, 0, 0)
-    identical = same = compared = 0
-    for index, frame in enumerate(read_frames(replay)):
-        want = next(frames, None)
-        if want is None:
-            break
-        if index < skip:
-            continue
-        compared += 1
-        if np.array_equal(frame, want):
-            identical += 1
-        elif _game(vision, frame) == _game(vision, want):
-            same += 1
+    with closing(read_frames(original)) as frames, closing(read_frames(replay)) as replayed:
+        for _ in range(offset):
+            if next(frames, None) is None:
+                return Comparison(0, 0, 0)
+        identical = same = compared = 0
+        for index, frame in enumerate(replayed):
+            if index % CHECK_EVERY == 0:
+                interrupts.check()
+            want = next(frames, None)
+            if want is None:
+                break
+            if index < skip:
+                continue
+            compared += 1
+            if np.array_equal(frame, want):
+                identical += 1
+            elif _game(vision, frame) == _game(vision, want):
+                same += 1
     return Comparison(compared, identical, same)
 
 

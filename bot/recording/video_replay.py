@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from bot import processes
+from bot import interrupts, processes
 from bot.errors import InputError, UsageError, VideoError, installed
 
 EXACT = (
@@ -54,7 +54,9 @@ def show(video: Path, display: str, start: float = 0.0, end: float | None = None
         [*command, str(video)], env={"DISPLAY": display, "PATH": "/usr/bin:/bin"}
     )
     try:
-        return process.wait()
+        while process.poll() is None:
+            interrupts.sleep(0.05)  # a safe point: a stop ends the playing
+        return process.returncode
     finally:
         if process.poll() is None:
             process.kill()
