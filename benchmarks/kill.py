@@ -112,7 +112,10 @@ def totals(results: list[RoundResult]) -> list[str]:
     n = len(results)
     stopped = [r for r in results if r.signal != "SIGKILL"]
     on_display = [r for r in results if r.display]
-    exits = sum(r.exit == 130 for r in stopped)
+    # 130, or killed by the signal itself before logo-bot took the signals (nothing started)
+    exits = sum(
+        r.exit is not None and not any(p.startswith("exit ") for p in r.problems) for r in stopped
+    )
     truthful = sum(r.truthful for r in stopped)
     valid = sum(r.folder_ok for r in results)
     other = [r.number for r in results if r.problems]
@@ -129,7 +132,8 @@ def totals(results: list[RoundResult]) -> list[str]:
         f"{sum(len(r.orphans) for r in results)} (goal 0)",
         f"keys down on the display after a round: {sum(r.keys_down for r in on_display)} (goal 0)",
         f"grabs (the display unanswered for a second): {sum(r.grabs for r in on_display)} (goal 0)",
-        f"exit 130 without SIGKILL: {exits}/{len(stopped)} (goal every round)",
+        f"exit 130 without SIGKILL (or the signal's own before logo-bot took it): "
+        f"{exits}/{len(stopped)} (goal every round)",
         f"truthful folders: {truthful}/{len(stopped)} = "
         f"{100 * truthful / max(len(stopped), 1):.0f} % (goal 100 %)",
         f"valid run folders, SIGKILL included: {valid}/{n} (goal {n})",
