@@ -41,6 +41,7 @@ from bot.recording.recorder import Recorder
 from bot.recording.run_state import LevelStart, RecordOptions, RunState
 from bot.recording.screen_capture import ScreenCapture, grab_opener
 from bot.recording.summary import build_summary
+from bot.recording.unwritten import how_later, mark_unwritten, unfinished
 from bot.see.vision import Vision
 
 log = logging.getLogger(__name__)
@@ -234,10 +235,14 @@ class Recording:
         return self.options.video and self.profile is not None
 
     def _later(self) -> str:
-        """How to make the video later: replay the input recording, if the run has one."""
-        if any(segment.rzx for segment in self.state.segments()):
-            return f"'logo-bot replay {self.folder.path} --headless' makes it"
-        return "it cannot be made later: the run has no input recording"
+        return how_later(self.folder.path, self.state.segments())
+
+    def _unwritten(self, content: dict[str, Any], why: str) -> dict[str, Any]:
+        """``content`` with what the stop left unwritten marked unfinished."""
+        video = self._encoded is None and self._video_expected()
+        return mark_unwritten(
+            content, why, self._later(), video=video, annotated=self.options.annotate
+        )
 
     def _write_recording(self, status: str, error: str | None) -> dict[str, Any]:
         """The slow part: the videos, their chapters, run.json again and the report."""
@@ -270,16 +275,9 @@ class Recording:
         unfinished, with how to make it later."""
         self.interrupted = stop
         how = str(stop) or "stopped by Ctrl-C"
-        later = self._later()
-        log.warning("%s while writing the recording: %s", how, later)
+        log.warning("%s while writing the recording: %s", how, self._later())
         content = self._content or build_summary(self.state, status, error, Encoded())
-        if self._encoded is None and self._video_expected():
-            unfinished(content["video"], f"{how} while it was written", later)
-        if self.options.annotate and not (content.get("annotated") or {}).get("path"):
-            content["annotated"] = unfinished(
-                {"path": None, "frames": None}, f"{how} while it was written", ""
-            )
-        self._write_json(content)
+        self._write_json(self._unwritten(content, f"{how} while it was written"))
         self._report()
         return content
 
@@ -304,10 +302,7 @@ class Recording:
         else:  # the folder was being written: what play ended with stands
             status, error = self._ended
             content = self._content or build_summary(self.state, status, error, Encoded())
-            if self._encoded is None and self._video_expected():
-                unfinished(content["video"], note, self._later())
-            if self.options.annotate and not (content.get("annotated") or {}).get("path"):
-                content["annotated"] = unfinished({"path": None, "frames": None}, note, "")
+            self._unwritten(content, note)
         self._write_json(content)
         self.event("run_end", status=status, error=error, forced=reason)
         self._report(plots=False)  # the page without its plots: milliseconds
@@ -406,13 +401,6 @@ class Recording:
         tmp = self.folder.run_json.with_suffix(f".json.{threading.get_ident()}.tmp")
         tmp.write_text(json.dumps(content, indent=2) + "\n")
         os.replace(tmp, self.folder.run_json)
-
-
-def unfinished(entry: dict[str, Any], why: str, later: str) -> dict[str, Any]:
-    """``entry`` (run.json's ``video`` or ``annotated``) marked as a video not written."""
-    entry.update(path=None, frames=None, unfinished=True)
-    entry["error"] = f"unfinished: {why}" + (f"; {later}" if later else "")
-    return entry
 
 
 def _progress_line(name: str):
