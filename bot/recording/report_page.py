@@ -280,8 +280,8 @@ def _level_row(data: RunData, row: LevelRow, base: Path, longest: float) -> str:
         status += f"<br><span class='note'>{e(row.get('attempts'))} attempts</span>"
     keys = "-"
     if row.get("keys_sent") is not None:
-        keys = e(f"{row.get('keys_sent')} / {row.get('planned_presses')} "
-                 f"({row.get('lower_bound')})")  # fmt: skip
+        keys = e(f"{row.get('keys_sent')} / {row.get('planned_presses', '-')} "
+                 f"({row.get('lower_bound', '-')})")  # fmt: skip
     seconds = row.get("seconds")
     timing = "-"
     if isinstance(seconds, (int, float)):
