@@ -175,15 +175,17 @@ def _take(result: RoundResult, outcome: Outcome, bot: Bot) -> None:
 
 
 def _check_reason(result: RoundResult, outcome: Outcome) -> None:
-    """An aborted run says which signal stopped it (the first of two): run.json's error."""
+    """An aborted run says which signal stopped it (the first of two): run.json's error
+    begins with it (a second stop may add how the run then ended)."""
     if outcome.folder is None or not result.folder_ok:
         return
     check = check_folder(outcome.folder, status=None)
     name = first_signal(result.signal)
     expected = "stopped by Ctrl-C" if name == "SIGINT" else f"stopped by {name}"
-    if check.run.get("status") == "aborted" and check.run.get("error") != expected:
+    error = str(check.run.get("error"))
+    if check.run.get("status") == "aborted" and not error.startswith(expected):
         result.folder_ok = False
-        result.folder = f"error is {check.run.get('error')!r}, not {expected!r}"
+        result.folder = f"error is {error!r}, not {expected!r}..."
 
 
 def _end_killed(result: RoundResult, bot: Bot, work: Path) -> None:
