@@ -166,10 +166,8 @@ class Fuse:
         try:  # from the first step: an interrupt anywhere in start-up leaves nothing behind
             home = Path(tempfile.mkdtemp(prefix=f"{HOME_PREFIX}{os.getpid()}-"))
             log_path = log_path or home / "fuse.log"
-            # no SDL_ settings of the bot's own, and no Wayland session: this Fuse is an X
-            # client of ``display`` only, and not taken for a person's native-Wayland Fuse
-            skipped = ("SDL_", "WAYLAND_DISPLAY", "WAYLAND_SOCKET")
-            env = {k: v for k, v in os.environ.items() if not k.startswith(skipped)}
+            # no SDL_ setting of the bot's, no Wayland session: an X client of display only
+            env = {k: v for k, v in os.environ.items() if not k.startswith(("SDL_", "WAYLAND_"))}
             env.update(DISPLAY=display, HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"))
             env["SDL_VIDEODRIVER"] = "x11"  # never fall back to an ASCII-art terminal driver
             env["GDK_BACKEND"] = "x11"  # fuse-gtk: the X display, never Wayland
