@@ -90,8 +90,9 @@ class Player:
         self.ahead: PlanAhead | None = None  # the next level's plan, made before it shows
         # whether the game moves the cursor with ``keys.alternates`` (the controls the start
         # sequence chooses): None until learnt from the first one pressed (``move_to``), as
-        # in a game someone else entered; False: a key pressed again waits the gap instead
-        self.alternates: bool | None = True
+        # in a game someone else entered (or none to learn: the profile has none); False:
+        # a key pressed again waits the gap instead
+        self.alternates: bool | None = True if self.keys.alternates else None
         t = profile.timing
         # a game that repeats a held key: (delay, every) in frames, from the profile or
         # the key probe; a long straight move may then be one held key
