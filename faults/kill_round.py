@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import fcntl
-import functools
 import os
 import random
 import select
@@ -173,19 +172,16 @@ class RoundOptions:
         return args + list(self.extra)
 
 
-def default_stop_signals(nohup: bool = False) -> None:
-    """In the child: logo-bot's stop signals at their default (SIGHUP ignored with
-    ``nohup``)."""
+def default_stop_signals() -> None:
+    """In the child: logo-bot's stop signals at their default."""
     for signum in interrupts.SIGNALS:
         signal.signal(signum, signal.SIG_DFL)
-    if nohup:
-        signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
 
-def take_terminal(nohup: bool = False) -> None:
+def take_terminal() -> None:
     """In the child, a session leader already: standard input's pty becomes its
     controlling terminal, as a terminal emulator's shell has it."""
-    default_stop_signals(nohup)
+    default_stop_signals()
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
@@ -239,12 +235,10 @@ class Bot:
         root: Path,
         env: dict[str, str] | None = None,
         terminal: bool = False,
-        nohup: bool = False,
     ) -> None:
         """``env``: more environment for the bot; ``terminal``: its standard streams on
         a pty of its own, whose master ``hang_up`` closes (``stderr`` then holds what
-        the terminal showed); ``nohup``: SIGHUP ignored from the start, as ``nohup``
-        leaves it."""
+        the terminal showed)."""
         self.options, self.temp, self.root = options, temp, root
         environment = dict(os.environ, TMPDIR=str(temp), **(env or {}))
         environment.pop("DISPLAY", None)
@@ -254,7 +248,6 @@ class Bot:
         streams["stderr"] = subprocess.PIPE
         if self.pty is not None:
             streams = dict(stdin=self.pty.slave, stdout=self.pty.slave, stderr=self.pty.slave)
-        child_setup = functools.partial(take_terminal if terminal else default_stop_signals, nohup)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "bot.cli", *options.argv(root)],
             **streams,
@@ -265,7 +258,7 @@ class Bot:
             start_new_session=True,  # a Ctrl-C meant for the benchmark is not the round's
             # as a shell's foreground job: no stop signal ignored before logo-bot takes it
             # (nor SIGHUP by a nohup that started the benchmark: logo-bot keeps that one)
-            preexec_fn=child_setup,
+            preexec_fn=take_terminal if terminal else default_stop_signals,
         )
         self.started = time.monotonic()
         self.watch = ProcessWatch(self.process.pid)
