@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.fuse.emulator import sweep_homes
+from bot.fuse.homes import sweep_homes
 from faults import ROOT
 from faults.folder_check import check_folder
 from faults.kill_round import (

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from bot import interrupts, processes
 from bot.errors import EmulatorError, InputError, installed
+from bot.fuse.homes import HOME_PREFIX, sweep_homes
 from bot.fuse.log_tail import log_tail
 from bot.fuse.spectrum_files import CUT, snapshot_problem, tape_problem
 from bot.x11.display import check_display, open_display
@@ -270,32 +271,6 @@ class Fuse:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
-
-
-HOME_PREFIX = "logo-bot-fuse-home-"
-
-
-def sweep_homes(folder: Path | None = None) -> list[Path]:
-    """Remove the private Fuse homes that bots no longer running left behind (a bot
-    killed outright cannot remove its own); returns those removed. Each home's name
-    carries the PID of the bot that made it."""
-    removed = []
-    for home in Path(folder or tempfile.gettempdir()).glob(f"{HOME_PREFIX}*-*"):
-        pid = home.name[len(HOME_PREFIX) :].split("-", 1)[0]
-        if pid.isdigit() and not _running(int(pid)) and home.is_dir():
-            shutil.rmtree(home, ignore_errors=True)
-            removed.append(home)
-    return removed
-
-
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _kill(process: subprocess.Popen[bytes]) -> None:

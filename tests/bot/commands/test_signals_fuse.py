@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.fuse.emulator import sweep_homes
+from bot.fuse.homes import sweep_homes
 from bot.recording.events import read_events
 from faults.folder_check import check_folder
 from faults.kill_round import Proc, process_table, running
