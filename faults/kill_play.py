@@ -44,6 +44,7 @@ from faults.x_stop import XStop, site_dir
 
 STOPS = ("SIGTERM", "SIGHUP", "SIGINT", "HANGUP", "SIGTERM+SIGTERM", "SIGINT+SIGINT", "SIGKILL")
 GAPS_MS = (5, 30, 80, 200)  # between two signals
+SITE_CUT = "init_import_site"  # Python's fatal error when a Ctrl-C cuts its site import
 
 
 @dataclass
@@ -164,13 +165,18 @@ def _take(result: RoundResult, outcome: Outcome, bot: Bot) -> None:
     else:
         result.folder = "valid" if result.folder_ok else "; ".join(folder_problems)
     signum = getattr(signal, first_signal(result.signal))
-    expected = {130} | ({-signum} if bot.folder() is None and not bot.watch.seen else set())
+    early = bot.folder() is None and not bot.watch.seen  # before logo-bot took the signals
+    expected = {130} | ({-signum} if early else set())
+    if early and any(SITE_CUT in line for line in bot.stderr):
+        expected.add(1)  # Python's start-up (site, .pth files) cut: before any bot code
+        result.detail += "; Python's site import cut (exit 1 is Python's own)"
     if outcome.exit is not None and outcome.exit not in expected:
         tail = bot.stderr[-1] if bot.stderr else "(no output)"
         result.problems.append(f"exit {outcome.exit}, not {sorted(expected)}: {tail}")
-    result.problems += [
-        p for p in outcome.problems if not p.startswith(("folder: ", "left running", "left in"))
-    ]
+    skip = ("folder: ", "left running", "left in")
+    if early and outcome.exit in (-signum, 1):  # Python's own KeyboardInterrupt, in imports
+        skip += ("tracebacks",)
+    result.problems += [p for p in outcome.problems if not p.startswith(skip)]
     _check_reason(result, outcome)
 
 

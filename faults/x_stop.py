@@ -90,9 +90,16 @@ class XStop:
 
 
 SITECUSTOMIZE = '''"""Written by faults/x_stop.py for one logo-bot process under test."""
-from faults.x_stop import install_from_env
+try:
+    from faults.x_stop import install_from_env
 
-install_from_env()
+    install_from_env()
+except KeyboardInterrupt:  # a Ctrl-C this early: die of it, as Python alone would
+    import os
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGINT)
 '''
 
 
