@@ -2,9 +2,13 @@
 ``tmux kill-window`` closes it: the test holds a real pty's leader and closes it while
 the bot plays level 1.
 
-* The bot is the pty's session leader (as a shell's job is, for its shell): the kernel
-  sends it SIGHUP, and the run ends as stopped (exit 130, "stopped by SIGHUP" in run.log,
-  the folder aborted, nothing left running).
+* The bot is the pty's session leader: the kernel sends it SIGHUP, and the run ends as
+  stopped (exit 130, "stopped by SIGHUP" in run.log, the folder aborted, nothing left
+  running).
+* The bot is a job of an interactive shell in the pty, as in a terminal window or tmux:
+  it gets SIGHUP twice, from the shell (which passes it on to its jobs) and from the
+  kernel (to the terminal's foreground group when the shell exits). One hang-up is one
+  stop: the run ends in order, not forced as by a second Ctrl-C.
 * Its SIGHUP ignored from the start (``nohup``): it plays on to the end, though its
   output still goes to the terminal that went.
 * Started with ``setsid`` (no SIGHUP at all): it plays on to the end too; every write
@@ -17,6 +21,7 @@ import fcntl
 import os
 import pty
 import select
+import shlex
 import signal
 import subprocess
 import sys
@@ -151,6 +156,65 @@ def test_closing_the_terminal_stops_the_run_as_sighup(tmp_path):
     assert check.ok, check.problems
     assert check.run["error"] == "stopped by SIGHUP"
     assert "stopped by SIGHUP" in (folder / "run.log").read_text()
+    assert left_in(temp) == [], "a temporary folder was left"
+
+
+SHELL_JOB = """
+import signal, subprocess, sys
+signal.signal(signal.SIGHUP, lambda *_: None)  # (caught, not ignored: the bot gets the default)
+status = subprocess.call(sys.argv[2:])
+open(sys.argv[1], "w").write(str(status))
+"""
+
+
+def test_closing_the_terminal_of_a_shell_stops_its_job_once(tmp_path):
+    """An interactive bash on the pty runs the bot through a small wrapper in the same
+    job, which writes the bot's exit status down (bash itself dies with the terminal)."""
+    temp, root, status = tmp_path / "tmp", tmp_path / "runs", tmp_path / "status"
+    temp.mkdir()
+    env = dict(os.environ, TMPDIR=str(temp), PS1="$ ")
+    env.pop("DISPLAY", None)
+    terminal = Terminal()
+    shell = subprocess.Popen(
+        ["bash", "--norc", "--noprofile", "-i"],
+        stdin=terminal.follower,
+        stdout=terminal.follower,
+        stderr=terminal.follower,
+        cwd=PACKAGES_ROOT,
+        env=env,
+        preexec_fn=session_leader(False),
+    )
+    os.close(terminal.follower)
+    bot = [sys.executable, "-m", "bot.cli", "walkthrough", "--levels", "1-3", *ARGS]
+    line = [sys.executable, "-c", SHELL_JOB, str(status), *bot, "--runs-dir", str(root)]
+    os.write(terminal.leader, (shlex.join(line) + "\n").encode())
+    try:
+        deadline = time.monotonic() + 60
+        while not any(
+            e["event"] == "keys" and e.get("level") == 1
+            for path in root.glob("*/events.jsonl")
+            for e in read_events(path)
+        ):
+            assert shell.poll() is None and time.monotonic() < deadline, "level 1 never played"
+            time.sleep(0.01)
+        (wrapper,) = children_of(shell.pid)
+        (bot_pid,) = [p.pid for p in children_of(wrapper.pid)]
+        started = children_of(bot_pid)
+        terminal.close()
+        shell.wait(timeout=30)
+        assert wait_all_ended([wrapper], 30) == []
+    finally:
+        if shell.poll() is None:
+            shell.kill()
+            shell.wait()
+        if not terminal._closing.is_set():
+            terminal.close()
+    assert status.read_text() == "130"
+    assert wait_all_ended(started) == []
+    (folder,) = list(root.iterdir())
+    check = check_folder(folder, status="aborted")
+    assert check.ok, check.problems
+    assert check.run["error"] == "stopped by SIGHUP", "one hang-up, one orderly stop"
     assert left_in(temp) == [], "a temporary folder was left"
 
 
