@@ -250,6 +250,8 @@ def take_signal(signum: int) -> None:
     if signum == signal.SIGHUP and _state.on_hangup is not None:
         with contextlib.suppress(Exception):
             _state.on_hangup()
+    if signum == signal.SIGHUP and _state.asked.is_set():
+        return  # a closed terminal hangs up twice (the shell, then the kernel): one stop
     kind = Stopped if signum == signal.SIGINT else Terminated
     request(MESSAGES[signal.Signals(signum)], kind)
 

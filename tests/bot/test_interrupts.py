@@ -238,3 +238,22 @@ def test_a_hook_that_hangs_does_not_hold_the_end():
         """
     )
     assert result.returncode == 130
+
+
+def test_a_terminal_that_hangs_up_twice_is_one_orderly_stop(tmp_path):
+    """Closing a terminal sends SIGHUP from the shell and again from the kernel: no
+    forced end (a second SIGTERM or Ctrl-C still forces one)."""
+    result = run_armed(
+        """
+        interrupts.on_force(lambda why: print("forced", why, flush=True))
+        os.kill(os.getpid(), signal.SIGHUP)
+        os.kill(os.getpid(), signal.SIGHUP)
+        time.sleep(0.3)
+        try:
+            interrupts.check()
+        except interrupts.Stopped as stop:
+            print("orderly:", stop)
+        """
+    )
+    assert result.returncode == 0, result.stderr
+    assert "orderly: stopped by SIGHUP" in result.stdout and "forced" not in result.stdout
