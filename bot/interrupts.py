@@ -189,6 +189,10 @@ def install(on_hangup: Callable[[], None] | None = None) -> None:
     """Take SIGINT, SIGTERM and SIGHUP as requests (main thread only). ``on_hangup`` runs
     when SIGHUP comes (the terminal is gone). A SIGHUP ignored already (nohup) stays
     ignored."""
+    _state.on_hangup = on_hangup
+    _state.armed = True
+    if _pipe.fd is not None:  # installed already (logo-bot run twice in one process)
+        return
     read_fd, write_fd = os.pipe()
     os.set_blocking(read_fd, False)
     os.set_blocking(write_fd, False)
@@ -197,18 +201,16 @@ def install(on_hangup: Callable[[], None] | None = None) -> None:
         if signum == signal.SIGHUP and signal.getsignal(signum) == signal.SIG_IGN:
             continue
         signal.signal(signum, _noted)
-    _state.on_hangup = on_hangup
-    _state.armed = True
     _pipe.fd = read_fd
     threading.Thread(target=_read_signals, args=(read_fd,), name="signals", daemon=True).start()
 
 
 def reset() -> None:
-    """Forget any request and hook (tests that ask for stops in-process)."""
+    """Forget any request and hook, and disarm: no forced end, no hang-up action (tests
+    that ask for stops in-process, perhaps after a ``logo-bot`` run in the same process
+    installed the handlers)."""
     global _state
-    armed, on_hangup = _state.armed, _state.on_hangup
     _state = _State()
-    _state.armed, _state.on_hangup = armed, on_hangup
 
 
 def _noted(signum: int, frame: object) -> None:

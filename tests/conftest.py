@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from bot import interrupts
 from bot.x11.display import XServer
 from faults.wayland import wayland_desktop
 from tests.keys_down import release_keys_down
@@ -155,3 +156,13 @@ def wayland():
 def recordings_in_tmp(tmp_path_factory, monkeypatch):
     """No test writes into the repository's recordings/: the default root is temporary."""
     monkeypatch.setenv("LOGO_BOT_RECORDINGS", str(tmp_path_factory.mktemp("recordings")))
+
+
+@pytest.fixture(autouse=True)
+def _no_stop_carried_over():
+    """A test that ran ``logo-bot`` in this process armed its stops (a second request
+    would end the process, a SIGHUP would leave the terminal): each test starts with none
+    asked and none armed."""
+    interrupts.reset()
+    yield
+    interrupts.reset()
