@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from bot import interrupts
-from bot.errors import EmulatorError, InputError, Unreadable
+from bot.errors import DisplayLost, EmulatorError, InputError, Unreadable
 from bot.frames import FPS, FRAME_S
 from bot.fuse.attached import AttachedFuse
 from bot.fuse.emulator import OPENSE_ROM, Fuse, FuseConfig
@@ -296,6 +296,8 @@ class Session:
         if self.attached:
             self._check_attached()
         elif not self.fuse.alive():
+            if self.xserver.gone():  # Fuse ended with its display: no restart, no warnings
+                raise DisplayLost(self.xserver.display)
             raise EmulatorError(
                 f"Fuse has stopped (exit {self.fuse.process.returncode})",
                 hint="the run can resume from the last level code",

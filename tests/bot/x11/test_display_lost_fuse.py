@@ -99,6 +99,8 @@ def check_lost(tmp_path: Path, process, err: str, took: float, started, fuses, r
     check = check_folder(folder, status="failed")
     assert check.ok, check.problems
     assert check.run["error"] == errors[0].split("error: ", 1)[1]
+    log = (folder / "run.log").read_text()
+    assert "starting it again" not in log, "Fuse ended with its display: no restart"
     assert left_in(tmp_path / "tmp") == [], "a temporary folder was left"
 
 
