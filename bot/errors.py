@@ -33,11 +33,12 @@ EXIT_CODES: dict[Exit, str] = {
     "a bad --set)",
     Exit.INPUT: "input: a missing or bad ROM, tape, snapshot, level file, profile or screenshot",
     Exit.DISPLAY: "display: no X display to use (none set, cannot be opened, Wayland without "
-    "XWayland or a native-Wayland Fuse, no Xvfb)",
+    "XWayland or a native-Wayland Fuse, no Xvfb), or it went away during the run",
     Exit.FUSE: "Fuse: missing, would not start, or died; or a tool its files need (fmfconv)",
     Exit.FOCUS: "focus: Fuse lacked the keyboard focus (or another program held the "
     "keyboard) for --focus-timeout",
-    Exit.UNREADABLE: "unreadable: the screen is not the game the profile describes",
+    Exit.UNREADABLE: "unreadable: the screen is not the game the profile describes (or "
+    "Fuse draws no picture: a tiling desktop sized its window)",
     Exit.GAVE_UP: "gave up: a level or the menus failed --max-attempts times in a row",
     Exit.STOPPED: "stopped: Ctrl-C, SIGTERM, SIGHUP or the abort key",
 }
