@@ -27,16 +27,6 @@ from faults.folder_check import check_folder
 PROFILE = load_profile("practice")
 
 
-@pytest.fixture(autouse=True)
-def no_stop_left():
-    """No stop asked before or after; and none forced: a test that ran ``cli.main`` in
-    this process armed the watchdog, which would end the process 8 s after a request."""
-    interrupts.reset()
-    interrupts._state.armed = False
-    yield
-    interrupts.reset()
-
-
 def black_frames(count: int):
     for _ in range(count):
         yield np.zeros((240, 320, 3), dtype=np.uint8)

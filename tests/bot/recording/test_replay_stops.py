@@ -18,15 +18,6 @@ from bot.recording import playback, video_replay
 from bot.see.vision import Vision
 
 
-@pytest.fixture(autouse=True)
-def no_stop_left():
-    """No stop before or after; none forced (see test_interrupted_writing)."""
-    interrupts.reset()
-    interrupts._state.armed = False
-    yield
-    interrupts.reset()
-
-
 def stop_in(seconds: float) -> None:
     timer = threading.Timer(seconds, interrupts.request, ("stopped by SIGTERM", Terminated))
     timer.start()
