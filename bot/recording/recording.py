@@ -23,7 +23,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +77,9 @@ class Recording:
         self._encoded: Encoded | None = None  # the video is written
         self._content: dict[str, Any] | None = None  # run.json as last written by finish
         self._finished = False
+        # one writer of the folder at a time: the forced end's thread, once it runs, alone
+        self._writing = threading.Lock()
+        self._forcing: threading.Thread | None = None
         self.capture: ScreenCapture | None = None  # the video of an attached Fuse
         self.capture_info: dict[str, Any] | None = None  # what rendering it said
         self.frames_seen = None
@@ -167,7 +170,22 @@ class Recording:
             self.capture.retime(data["percent"])
         if name == "plan" and self.frames_seen is not None:
             self.frames_seen.plan = tuple(tuple(cell) for cell in data.get("plan", ()))
-        self.events.write(name, frame, segment, **data)
+        with self._folder_write():
+            self.events.write(name, frame, segment, **data)
+
+    @contextlib.contextmanager
+    def _folder_write(self) -> Iterator[None]:
+        """One write into the folder (an event, run.json, the report), never beside the
+        forced end's: once the end is forced, any other thread waits here for the exit."""
+        if threading.current_thread() is self._forcing:
+            yield  # the forced end holds the lock already (or could not get it)
+            return
+        while True:
+            interrupts.hold_if_forcing()
+            with self._writing:
+                if not interrupts.forcing():
+                    yield
+                    return
 
     def level_started(self, level: int) -> None:
         segment, frame = self.frame_at()
@@ -290,8 +308,22 @@ class Recording:
             file.write(f"--- ended at once ({reason}): every thread's stack ---\n")
             file.flush()
             faulthandler.dump_traceback(file, all_threads=True)
+        self._forcing = threading.current_thread()
+        # the other writer, if in the middle of a write, ends it (it waits at its next)
+        if not self._writing.acquire(timeout=interrupts.HOOK_S / 2):
+            return  # stuck in a write: what it wrote last stands
+        try:
+            self._mark_forced(reason)
+        finally:
+            self._writing.release()
+
+    def _mark_forced(self, reason: str) -> None:
         if self._finished:
             return  # the folder is complete already
+        if self._encoded is None:  # a video ffmpeg was writing: no half-written file
+            for path in (self.folder.video, self.folder.annotated):
+                for part in (path, path.with_suffix(".ffmpeg.log")):
+                    part.unlink(missing_ok=True)
         stop = interrupts.requested()
         how = str(stop) if stop is not None else "stopped"
         note = f"{how}, then ended at once: {reason}"
@@ -390,17 +422,27 @@ class Recording:
         """report.html; a run is never lost over its page, so a failure is only logged."""
         from bot.recording.report_page import write_report
 
+        if (
+            interrupts.requested() is not None
+            and time.monotonic() + PLOTS_S > interrupts.finish_by()
+        ):
+            plots = False  # stopped: the page at once ('logo-bot report RUN' draws them later)
         try:
-            path = write_report(self.folder, plots=plots)
+            with self._folder_write():
+                path = write_report(self.folder, plots=plots)
             log.info("report: %s", path)
         except Exception as exc:  # the run folder is complete without it
             log.warning("no report.html: %s: %s", type(exc).__name__, exc)
 
     def _write_json(self, content: dict[str, Any]) -> None:
         """run.json, whole or not at all (written beside it, then renamed over it)."""
-        tmp = self.folder.run_json.with_suffix(f".json.{threading.get_ident()}.tmp")
-        tmp.write_text(json.dumps(content, indent=2) + "\n")
-        os.replace(tmp, self.folder.run_json)
+        with self._folder_write():
+            tmp = self.folder.run_json.with_suffix(f".json.{threading.get_ident()}.tmp")
+            tmp.write_text(json.dumps(content, indent=2) + "\n")
+            os.replace(tmp, self.folder.run_json)
+
+
+PLOTS_S = 3.0  # the report's plots take up to this long (matplotlib, cold)
 
 
 def _progress_line(name: str):
