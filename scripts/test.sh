@@ -4,7 +4,8 @@
 #
 #   ./scripts/test.sh            the whole suite, tests side by side (pytest-xdist)
 #   ./scripts/test.sh --quick    only the tests that need no X server, no Fuse and no
-#                                ffmpeg: the one to run while editing (under a minute)
+#                                ffmpeg, less a few slow ones: the one to run while
+#                                editing (under a minute)
 #
 # Other arguments go to pytest, e.g. ./scripts/test.sh --quick tests/solvers -x
 set -euo pipefail
@@ -14,7 +15,7 @@ args=()
 for arg in "$@"; do
     case "$arg" in
         --quick) quick=1 ;;
-        -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
         *) args+=("$arg") ;;
     esac
 done
@@ -24,6 +25,6 @@ done
 if [ "$quick" = 1 ]; then
     # tests/programs.py: in the quick suite the watched programs refuse to run
     LOGO_TEST_QUICK=1 exec .venv/bin/python -m pytest -p no:cacheprovider -n 2 \
-        -m "not fuse and not xserver and not ffmpeg" "${args[@]}"
+        -m "not fuse and not xserver and not ffmpeg and not slow" "${args[@]}"
 fi
 exec .venv/bin/python -m pytest -p no:cacheprovider -n "${LOGO_TEST_WORKERS:-6}" "${args[@]}"

@@ -19,7 +19,7 @@ from bot import interrupts
 from bot.x11.display import XServer
 from faults.wayland import wayland_desktop
 from tests.keys_down import release_keys_down
-from tests.programs import MARKS, ProgramLog, alive, verdict, worker_log, write_shims
+from tests.programs import MARKS, SLOW, ProgramLog, alive, verdict, worker_log, write_shims
 
 QUICK = os.environ.get("LOGO_TEST_QUICK") == "1"
 _log: ProgramLog | None = None
@@ -31,7 +31,7 @@ _setup_programs: dict[str, set[str]] = {}
 
 def pytest_configure(config):
     global _log, _shims
-    for mark, text in MARKS.items():
+    for mark, text in (*MARKS.items(), SLOW):
         config.addinivalue_line("markers", f"{mark}: {text}")
     if config.getoption("numprocesses", None) and not hasattr(config, "workerinput"):
         return  # the xdist controller runs no test; each worker watches its own

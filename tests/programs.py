@@ -40,7 +40,8 @@ MARKS = {
     "xserver": "needs an X server (a private Xvfb, or weston's XWayland on one) but runs no Fuse",
     "ffmpeg": "runs ffmpeg, ffprobe, ffplay or fmfconv (no X server, no Fuse)",
 }
-QUICK_EXPRESSION = "not fuse and not xserver and not ffmpeg"  # scripts/test.sh --quick
+SLOW = "slow", "takes seconds of CPU with no program: left to the whole suite, out of --quick"
+QUICK_EXPRESSION = "not fuse and not xserver and not ffmpeg and not slow"  # test.sh --quick
 
 SHIM = """#!/bin/sh
 case "$1" in

@@ -12,6 +12,7 @@ from benchmarks import solver
 from benchmarks.peers import cpsat
 
 
+@pytest.mark.slow
 def test_a_small_run_reports_every_part(capsys):
     code = solver.main(
         ["--classes", "6x10 sparse,10x10 full unsat", "--per-class", "2", "--cap", "0.05"]

@@ -188,7 +188,7 @@ def test_a_signal_never_raises_inside_the_code_it_lands_in(name):
     assert "Traceback" not in result.stderr
 
 
-@pytest.mark.parametrize("gap_s", [0.0, 0.005, 0.08, 0.2])
+@pytest.mark.parametrize("gap_s", [0.0, 0.08])  # the Fuse test tries 5-200 ms
 def test_a_second_signal_ends_the_process_at_once_with_the_hooks_run(gap_s, tmp_path):
     """Ctrl-C twice (or two SIGTERMs) while the orderly stop hangs: the force hooks run,
     exit 130, no traceback from any thread."""

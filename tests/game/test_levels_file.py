@@ -96,6 +96,7 @@ def start_generator(*args: str) -> subprocess.Popen[str]:
     )
 
 
+@pytest.mark.slow
 def test_the_generator_writes_the_committed_file_byte_for_byte(tmp_path):
     """A fresh run writes the bytes of the committed file, which an earlier run wrote:
     two runs agree. (One run: each costs seconds of CPU, and a second one in this test

@@ -16,7 +16,10 @@ TARGET = Board.from_rows(
 )
 
 
-@pytest.mark.parametrize(("scale", "left", "top"), [(1, 0, 0), (2, 37, 11), (3, 5, 150)])
+@pytest.mark.parametrize(
+    ("scale", "left", "top"),
+    [(1, 0, 0), (2, 37, 11), pytest.param(3, 5, 150, marks=pytest.mark.slow)],
+)
 def test_the_window_is_found_inside_a_larger_picture(scale, left, top):
     window = draw(TARGET, play(Board.empty(6, 10), [(4, 5)]), cursor=(2, 3), scale=scale)
     rng = np.random.default_rng(scale)

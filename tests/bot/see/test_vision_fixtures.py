@@ -59,6 +59,7 @@ def test_a_screen_without_the_board_has_no_cursor():
         Vision(PROFILE, 1).cursor(frame_of("game_over_1x"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scale", [2, 3])  # one test each: side by side, seconds each
 def test_every_level_fixture_is_found_by_locate_inside_a_desktop(scale):
     rng = np.random.default_rng(7 + scale)
