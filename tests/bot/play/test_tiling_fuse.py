@@ -12,7 +12,8 @@ import pytest
 from bot.recording.events import read_events
 from bot.x11.display import open_display
 from bot.x11.picture import window_size
-from bot.x11.tiling import ipc_socket, run_command
+from bot.x11.tiling import float_window, ipc_socket
+from bot.x11.window import find_fuse_window
 from tests.bot.bot_process import bot_process
 from tests.bot.desktop import desktop
 from tests.bot.play.test_attach_fuse import LEVELS, Person, run_attached
@@ -52,8 +53,12 @@ def test_a_fuse_window_resized_in_the_middle_of_a_run_is_followed(tmp_path):
         with bot_process(args) as bot:
             events = events_file(tmp_path, bot)
             wait_for_event(events, lambda e: e["event"] == "level_shown", bot)
-            resize = "[class=Fuse-gtk] resize set width 960 px height 772 px"
-            assert run_command(i3_socket(xserver.display), resize)
+            dpy = open_display(xserver.display)
+            try:  # as a person would drag it: until the window has the size (hints allowing)
+                window = find_fuse_window(dpy)
+                assert float_window(i3_socket(xserver.display), dpy, window.id, (960, 772))
+            finally:
+                dpy.close()
             folder, _ = finished_run(bot, tmp_path)
     log = (folder / "run.log").read_text()
     assert "Fuse now draws its picture at 3x (it was 2x)" in log

@@ -294,9 +294,13 @@ def test_ctrl_c_mid_level_leaves_a_complete_aborted_folder(xserver, tmp_path):
     assert events[: len(seen)] == seen, "events.jsonl is only appended to"
     assert (events[-1]["event"], events[-1]["status"]) == ("run_end", "aborted")
     assert not [e for e in events if e["event"] == "level_done" and e.get("level") == 2]
-    end_board = run["levels"][-1]["movie_end_board"]  # the movie's last picture
-    assert end_board is not None and end_board != rows(2), "level 2 was finished"
-    check_video(folder.path, run)
+    if run["video"].get("unfinished"):  # the stop's 4 s ran out first (a busy machine)
+        assert "logo-bot replay" in run["video"]["error"]
+        assert not (folder.path / "video.mp4").exists(), "no half-written video"
+    else:
+        end_board = run["levels"][-1]["movie_end_board"]  # the movie's last picture
+        assert end_board is not None and end_board != rows(2), "level 2 was finished"
+        check_video(folder.path, run)
     assert frame_count(folder.path / "run.rzx") > run["levels"][-1]["start_frame"]
 
 
