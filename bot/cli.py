@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-from bot import interrupts, terminal
+from bot import interrupts, processes, terminal
 from bot.errors import BotError, Exit, exit_codes_help
 
 COMMANDS = {
@@ -49,6 +49,7 @@ def usage() -> str:
 def main(argv: list[str] | None = None) -> int:
     terminal.guard_streams()  # a terminal that went away never fails the run
     interrupts.install(on_hangup=terminal.leave_terminal)  # first: a stop is never lost
+    interrupts.on_force(processes.kill_started, first=True)  # no program outlives a forced end
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(usage())

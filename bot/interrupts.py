@@ -65,6 +65,7 @@ class _State:
         self.asked_at = 0.0
         self.requests = 0
         self.hooks: list[ForceHook] = []
+        self.first: list[ForceHook] = []  # hooks that run before the others
         self.armed = False  # install() ran: a second request or the watchdog ends the process
         self.on_hangup: Callable[[], None] | None = None
         self.forcing = False
@@ -144,15 +145,19 @@ def finishing() -> Iterator[None]:
         _finishing.depth -= 1
 
 
-def on_force(hook: ForceHook) -> Callable[[], None]:
+def on_force(hook: ForceHook, first: bool = False) -> Callable[[], None]:
     """Run ``hook(reason)`` if the end is forced; returns a function that removes it.
-    Hooks run newest first, each on its own thread for at most ``HOOK_S``."""
+    Hooks run newest first (those given ``first`` before all others), each on its own
+    thread for at most ``HOOK_S``."""
     with _state.lock:
         _state.hooks.append(hook)
+        if first:
+            _state.first.append(hook)
 
     def remove() -> None:
         with _state.lock, contextlib.suppress(ValueError):
             _state.hooks.remove(hook)
+            _state.first.remove(hook)
 
     return remove
 
@@ -177,6 +182,7 @@ def force(reason: str) -> None:
             return
         _state.forcing = True
         hooks = list(reversed(_state.hooks))
+        hooks.sort(key=lambda hook: hook not in _state.first)  # stable: newest first
     _say(f"logo-bot: {reason}: ending at once")
     for hook in hooks:
         worker = threading.Thread(target=_run_hook, args=(hook, reason), daemon=True)

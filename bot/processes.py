@@ -11,11 +11,13 @@ its lock file and socket.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import signal
 import subprocess
 import sys
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -59,6 +61,9 @@ def dies_with_parent(death_signal: int) -> Callable[[], None]:
     return arrange
 
 
+_started: weakref.WeakSet[subprocess.Popen[bytes]] = weakref.WeakSet()
+
+
 def start(
     args: list[str], death_signal: int = signal.SIGTERM, **popen: Any
 ) -> subprocess.Popen[bytes]:
@@ -66,6 +71,20 @@ def start(
 
     Start long-lived programs from the main thread: the kernel sends the signal when the
     starting thread ends, not only the process."""
-    return subprocess.Popen(
+    process = subprocess.Popen(
         args, start_new_session=True, preexec_fn=dies_with_parent(death_signal), **popen
     )
+    _started.add(process)
+    return process
+
+
+def kill_started(reason: str = "", wait_s: float = 0.5) -> None:
+    """SIGKILL every program started here that still runs, and wait for them a moment (a
+    forced end: no ffmpeg may write a file after the folder is marked)."""
+    running = [p for p in list(_started) if p.poll() is None]
+    for process in running:
+        with contextlib.suppress(OSError):
+            process.kill()
+    for process in running:
+        with contextlib.suppress(Exception):
+            process.wait(wait_s)

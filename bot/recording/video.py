@@ -86,6 +86,7 @@ class FfmpegWriter(VideoWriter):
         if zoom > 1:
             command += ["-vf", f"scale={width * zoom}:{height * zoom}:flags=neighbor"]
         self._log = self.path.with_suffix(".ffmpeg.log")
+        interrupts.hold_if_forcing()  # no file of ours appears beside a folder marked
         with open(self._log, "wb") as log:
             self._process = processes.start(
                 [*command, str(self.path)], stdin=subprocess.PIPE, stderr=log

@@ -26,7 +26,7 @@ ALLOWED = {
     "play": {*BASE, "profile", "x11", "see", "fuse"},
     "recording": {*BASE, "installation", "profile", "x11", "see", "fuse", "play"},
     "commands": {*BASE, "installation", "profile", "x11", "see", "fuse", "play", "recording"},
-    "cli": {"errors", "installation", "interrupts", "terminal", "commands"},
+    "cli": {"errors", "installation", "interrupts", "processes", "terminal", "commands"},
 }
 FORBIDDEN_TOP = {"game", "faults", "tests", "benchmarks", "jsonschema"}
 

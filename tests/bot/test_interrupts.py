@@ -257,3 +257,18 @@ def test_a_terminal_that_hangs_up_twice_is_one_orderly_stop(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert "orderly: stopped by SIGHUP" in result.stdout and "forced" not in result.stdout
+
+
+def test_hooks_run_newest_first_and_those_asked_first_before_all(tmp_path):
+    """The programs are killed first (no ffmpeg writes after the folder is marked)."""
+    result = run_armed(
+        """
+        for name, first in (("folder", False), ("programs", True), ("keys", False)):
+            interrupts.on_force(lambda why, n=name: print(n, flush=True), first=first)
+        interrupts.request("one")
+        interrupts.request("two")
+        time.sleep(30)
+        """
+    )
+    assert result.returncode == 130
+    assert result.stdout.split() == ["programs", "keys", "folder"]

@@ -87,3 +87,13 @@ def test_a_child_of_a_living_bot_runs_on_and_is_a_normal_popen():
     finally:
         child.kill()
         child.wait()
+
+
+def test_a_forced_end_kills_every_program_started_that_still_runs():
+    from bot import processes
+
+    running = processes.start(["sleep", "30"])
+    done = processes.start(["true"])
+    done.wait()
+    processes.kill_started()
+    assert running.poll() == -9 and done.returncode == 0

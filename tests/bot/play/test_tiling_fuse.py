@@ -20,6 +20,7 @@ from tests.bot.play.test_attach_fuse import LEVELS, Person, run_attached
 from tests.bot.play.test_desktop_fuse import finished_run, wait_for_event, walkthrough
 
 pytestmark = pytest.mark.fuse
+FAST = ("--set", "timing.probe=false")  # the key timing is not what these tests are about
 
 
 def i3_socket(display: str) -> str:
@@ -35,10 +36,9 @@ def i3_socket(display: str) -> str:
 @pytest.mark.parametrize("scale", [2, 3])
 def test_a_fuse_gtk_the_bot_starts_under_i3_floats_at_the_scale_asked(scale, tmp_path):
     """Tiled, fuse-gtk would fill the screen and draw at 3x whatever the scale asked."""
-    args = walkthrough("", tmp_path, "--fuse", "gtk", "--scale", str(scale), "--no-video")
     with desktop("i3") as xserver:
-        args[args.index("--display") + 1] = xserver.display
-        with bot_process(args) as bot:
+        args = [*walkthrough(xserver.display, tmp_path, "--fuse", "gtk", "--no-video"), *FAST]
+        with bot_process([*args, "--scale", str(scale)]) as bot:
             folder, _ = finished_run(bot, tmp_path)
     log = (folder / "run.log").read_text()
     width, height = window_size("gtk", scale)
@@ -47,10 +47,9 @@ def test_a_fuse_gtk_the_bot_starts_under_i3_floats_at_the_scale_asked(scale, tmp
 
 
 def test_a_fuse_window_resized_in_the_middle_of_a_run_is_followed(tmp_path):
-    args = walkthrough("", tmp_path, "--fuse", "gtk", "--scale", "2", "--no-video")
     with desktop("i3") as xserver:
-        args[args.index("--display") + 1] = xserver.display
-        with bot_process(args) as bot:
+        args = [*walkthrough(xserver.display, tmp_path, "--fuse", "gtk", "--no-video"), *FAST]
+        with bot_process([*args, "--scale", "2"]) as bot:
             events = events_file(tmp_path, bot)
             wait_for_event(events, lambda e: e["event"] == "level_shown", bot)
             dpy = open_display(xserver.display)
@@ -84,7 +83,7 @@ def test_a_persons_fuse_gtk_tiled_over_the_screen_is_taken_over_mid_level(tmp_pa
         try:
             person.to_level_1()
             person.place((4, 5), (1, 1), then=(6, 10))  # a stone of a plan, and a wrong one
-            code, err, run = run_attached(server, tmp_path, "--levels", "1-2", "--no-video")
+            code, err, run = run_attached(server, tmp_path, "--levels", "1-2", "--no-video", *FAST)
             assert person.fuse.alive()
         finally:
             person.close()
