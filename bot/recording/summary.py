@@ -73,11 +73,7 @@ def build_summary(
         ),
         "levels": levels,
         "totals": {
-            "levels_done": sum(1 for e in levels if e["status"] == "done"),
-            "levels_failed": sum(1 for e in levels if e["status"] == "failed"),
-            "keys_sent": sum(e.get("keys_sent", 0) for e in levels),
-            "fewest_presses": sum(e.get("planned_presses", 0) for e in levels),
-            "lower_bound": sum(e.get("lower_bound", 0) for e in levels),
+            **level_totals(levels),
             "corrections": corrections,
             "restarts": getattr(report, "restarts", 0),
             "events": rec.events.count,
@@ -230,3 +226,14 @@ def _relative(path: Path | None, root: Path) -> str | None:
         return str(Path(path).relative_to(root))
     except ValueError:
         return str(path)
+
+
+def level_totals(levels: list[dict[str, Any]]) -> dict[str, int]:
+    """run.json's totals that add up its levels."""
+    return {
+        "levels_done": sum(1 for e in levels if e["status"] == "done"),
+        "levels_failed": sum(1 for e in levels if e["status"] == "failed"),
+        "keys_sent": sum(e.get("keys_sent", 0) for e in levels),
+        "fewest_presses": sum(e.get("planned_presses", 0) for e in levels),
+        "lower_bound": sum(e.get("lower_bound", 0) for e in levels),
+    }

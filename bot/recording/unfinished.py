@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.recording.events import read_events
 from bot.recording.folder import RunFolder
+from bot.recording.summary import level_totals
 
 KILLED = (
     "the bot ended without finishing its folder (SIGKILL, a crash or a power cut): "
@@ -56,11 +57,7 @@ def run_from_events(folder: RunFolder, events: list[dict[str, Any]], status: str
         "requested": None,
         "levels": levels,
         "totals": {
-            "levels_done": sum(1 for e in levels if e["status"] == "done"),
-            "levels_failed": sum(1 for e in levels if e["status"] == "failed"),
-            "keys_sent": sum(e.get("keys_sent", 0) for e in levels),
-            "fewest_presses": sum(e.get("planned_presses", 0) for e in levels),
-            "lower_bound": sum(e.get("lower_bound", 0) for e in levels),
+            **level_totals(levels),
             "corrections": dict(corrections),
             "restarts": sum(1 for e in events if e.get("event") == "restart"),
             "events": len(events),
