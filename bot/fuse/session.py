@@ -209,7 +209,8 @@ class Session:
             build = build_of(dpy.create_resource_object("window", window_id))
         finally:
             dpy.close()
-        options = replace(options, fuse_build=build)  # the person's build, not the option's
+        # the person's build, not the option's; their Fuse records no RZX and no movie
+        options = replace(options, fuse_build=build, record_rzx=None, movie=None)
         fuse = AttachedFuse(window_id, pid)
         policy = focus_policy(options)
         grabber = open_grabber(xserver.display, window_id)

@@ -262,6 +262,7 @@ def test_attached_from_level_1_it_finishes_the_levels_and_leaves_fuse_running(
     # measured beside a CPU hog and five other test workers)
     assert run["fuse"]["speed_measured"] == pytest.approx(200, rel=0.1)
     assert run["segments"][0]["rzx"] is None
+    assert run["session"]["record_rzx"] is None and run["session"]["movie"] is None
     video = probe(tmp_path / run["_folder"] / "video.mp4")
     captured = run["video"]["captured"]
     emulated_s = captured["captured_s"] * run["fuse"]["speed_measured"] / 100
