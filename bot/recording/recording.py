@@ -320,6 +320,8 @@ class Recording:
     def _mark_forced(self, reason: str) -> None:
         if self._finished:
             return  # the folder is complete already
+        if self._encoded is not None and self._encoded.error is not None:
+            self._encoded = None  # ffmpeg killed by this end: the video is unwritten
         if self._encoded is None:  # a video ffmpeg was writing: no half-written file
             for path in (self.folder.video, self.folder.annotated):
                 for part in (path, path.with_suffix(".ffmpeg.log")):
