@@ -129,10 +129,9 @@ def _segments(check: FolderCheck) -> None:
             check.problems.append(f"{segments} segments and no Fuse started")
         return
     kinds = [e.get("event") for e in check.events]
-    cut_short = (
-        check.run.get("status") == "aborted"
-        and restarts
-        and kinds[len(kinds) - 1 - kinds[::-1].index("restart") :] == ["restart", "run_end"]
+    after_restart = kinds[len(kinds) - kinds[::-1].index("restart") :] if restarts else []
+    cut_short = (  # stopped in the restart (a forced end adds a second run_end)
+        check.run.get("status") == "aborted" and after_restart and set(after_restart) == {"run_end"}
     )
     if segments != 1 + restarts and not (cut_short and segments == restarts):
         check.problems.append(f"{segments} segments for {restarts} restarts")

@@ -430,8 +430,7 @@ class Recording:
         ):
             plots = False  # stopped: the page at once ('logo-bot report RUN' draws them later)
         try:
-            with self._folder_write():
-                path = write_report(self.folder, plots=plots)
+            path = write_report(self.folder, plots=plots, writing=self._folder_write)
             log.info("report: %s", path)
         except Exception as exc:  # the run folder is complete without it
             log.warning("no report.html: %s: %s", type(exc).__name__, exc)

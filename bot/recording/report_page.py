@@ -7,10 +7,12 @@ the code that fills it in."""
 
 from __future__ import annotations
 
+import contextlib
 import html
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from urllib.parse import quote
 
@@ -79,16 +81,23 @@ def href(path: str) -> str:
     return e(quote(path))
 
 
-def write_report(folder: RunFolder, out: Path | None = None, plots: bool = True) -> Path:
+def write_report(
+    folder: RunFolder,
+    out: Path | None = None,
+    plots: bool = True,
+    writing: Callable[[], AbstractContextManager[object]] = contextlib.nullcontext,
+) -> Path:
     """Write the run's report (``report.html`` in its folder, or ``out``), whole or not at
-    all; returns its path. Without ``plots`` it takes milliseconds (a forced end)."""
-    data = load(folder)
+    all; returns its path. Without ``plots`` it takes milliseconds (a forced end). The
+    page is read and written inside ``writing()`` (the recording's one-writer lock), the
+    plots drawn outside it."""
     path = out or folder.path / REPORT
     base = path.parent
-    body = _header(data, base) + _player(data, base, "video") + _levels_table(data, base)
-    if plots:
-        body += _plots_html(_plots([data], base, path.stem), base)
-    _write(path, _page(f"logo-bot run {data.name}", body))
+    plotted = _plots_html(_plots([load(folder)], base, path.stem), base) if plots else ""
+    with writing():
+        data = load(folder)
+        body = _header(data, base) + _player(data, base, "video") + _levels_table(data, base)
+        _write(path, _page(f"logo-bot run {data.name}", body + plotted))
     return path
 
 
