@@ -279,13 +279,3 @@ def _run_hook(hook: ForceHook, reason: str) -> None:
 def _say(line: str) -> None:
     with contextlib.suppress(Exception):
         os.write(sys.stderr.fileno(), (line + "\n").encode())
-
-
-# TRANSITION (removed once no module uses them): the old names, now doing nothing.
-@contextlib.contextmanager
-def critical() -> Iterator[None]:
-    yield
-
-
-def on_signal(signum: int, frame: object = None) -> None:
-    take_signal(signum)
