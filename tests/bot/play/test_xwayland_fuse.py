@@ -169,19 +169,24 @@ def host_paper_pixels(wayland: WaylandDesktop) -> int:
     return int((rgb == 192).all(axis=-1).sum())
 
 
-def test_a_native_wayland_fuse_is_refused_with_how_to_start_it(wayland, tmp_path):
-    assert host_paper_pixels(wayland) < 256 * 192 // 2
-    env = session_env(wayland) | {"GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1"}
-    env |= {"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / ".config")}
-    fuse = processes.start(
-        ["fuse-gtk", "--machine", "48", "--rom-48", str(OPENSE_ROM), "--no-sound"],
+def bare_fuse(program: str, env: dict[str, str], folder) -> subprocess.Popen[bytes]:
+    """A Fuse started by hand as a person would (``env`` decides where it shows)."""
+    return processes.start(
+        [program, "--machine", "48", "--rom-48", str(OPENSE_ROM), "--no-sound"],
         signal.SIGKILL,
         env=env,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
-        cwd=tmp_path,
+        cwd=folder,
     )
+
+
+def test_a_native_wayland_fuse_is_refused_with_how_to_start_it(wayland, tmp_path):
+    assert host_paper_pixels(wayland) < 256 * 192 // 2
+    env = session_env(wayland) | {"GDK_BACKEND": "wayland", "NO_AT_BRIDGE": "1"}
+    env |= {"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / ".config")}
+    fuse = bare_fuse("fuse-gtk", env, tmp_path)
     try:
         deadline = time.monotonic() + 30
         while host_paper_pixels(wayland) < 256 * 192:  # its picture is on the desktop
@@ -218,15 +223,7 @@ def test_a_fuse_on_another_x_display_is_not_taken_for_a_native_wayland_one(
     Fuse of the person's open says there is none, not that one is a Wayland window."""
     env = session_env(wayland) | {"DISPLAY": xserver.display, "SDL_VIDEODRIVER": "x11"}
     env |= {"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / ".config")}
-    fuse = processes.start(
-        ["fuse-sdl", "--machine", "48", "--rom-48", str(OPENSE_ROM), "--no-sound"],
-        signal.SIGKILL,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        cwd=tmp_path,
-    )
+    fuse = bare_fuse("fuse-sdl", env, tmp_path)
     try:
         dpy = open_display(xserver.display)
         try:
