@@ -1,6 +1,9 @@
-"""Puts the practice game into the wheel: ``build_py`` also assembles game/src with pasmo
-(``python -m game.build``) and adds ``game/build/practice.z80`` and ``.tap`` as package
-data. Everything else about the package is in pyproject.toml.
+"""What the wheel holds: one import name, ``logo_bot``, with the checkout's ``bot/``,
+``solvers/`` and ``calibration/`` inside it, and the practice game as data only:
+``build_py`` assembles game/src with pasmo (``python -m game.build``) and adds
+``logo_bot/game/build/practice.z80`` and ``.tap``, and the level list the profile reads.
+The game's build tools, the benchmarks, the tests and the fault injection stay in the
+repository. Everything else about the package is in pyproject.toml.
 
 An editable install (the checkout's .venv) skips this: ``./scripts/setup.sh`` builds the
 game into the checkout's own ``game/build/``.
@@ -21,6 +24,18 @@ from setuptools.errors import ExecError
 
 ROOT = Path(__file__).resolve().parent
 GAME_FILES = ("practice.z80", "practice.tap")
+# The checkout's folders that run, each a subpackage of logo_bot in the wheel.
+PARTS = ("bot", "solvers", "calibration")
+DATA = {"logo_bot.calibration": ["*/*.toml", "*/*.txt"]}
+
+
+def packages() -> list[str]:
+    """logo_bot and every package under the folders of ``PARTS``."""
+    found = ["logo_bot"]
+    for part in PARTS:
+        for init in sorted((ROOT / part).rglob("__init__.py")):
+            found.append(".".join(("logo_bot", *init.parent.relative_to(ROOT).parts)))
+    return found
 
 
 class BuildPyWithGame(build_py):
@@ -29,7 +44,7 @@ class BuildPyWithGame(build_py):
     def run(self) -> None:
         super().run()
         if not self.editable_mode:
-            self.build_game(Path(self.build_lib) / "game" / "build")
+            self.build_game(Path(self.build_lib) / "logo_bot" / "game")
 
     def build_game(self, target: Path) -> None:
         if shutil.which("pasmo") is None:
@@ -50,9 +65,15 @@ class BuildPyWithGame(build_py):
             )
             if result.returncode != 0:
                 raise ExecError(f"building the practice game failed:\n{result.stderr}")
-            target.mkdir(parents=True, exist_ok=True)
+            (target / "build").mkdir(parents=True, exist_ok=True)
             for name in GAME_FILES:
-                shutil.copyfile(Path(out) / name, target / name)
+                shutil.copyfile(Path(out) / name, target / "build" / name)
+            shutil.copyfile(ROOT / "game" / "levels.txt", target / "levels.txt")
 
 
-setup(cmdclass={"build_py": BuildPyWithGame})
+setup(
+    packages=packages(),
+    package_dir={"logo_bot": "logo_bot", **{f"logo_bot.{part}": part for part in PARTS}},
+    package_data=DATA,
+    cmdclass={"build_py": BuildPyWithGame},
+)

@@ -24,13 +24,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.cli import main as logo_bot
-from bot.commands.common import level_range
-from bot.fuse.emulator import Fuse, FuseConfig
-from bot.profile import Profile, load_profile
-from bot.see.screens import ScreenReader
-from bot.x11.display import XServer
-from bot.x11.grab import open_grabber
+from logo_bot.bot.cli import main as logo_bot
+from logo_bot.bot.commands.common import level_range
+from logo_bot.bot.fuse.emulator import Fuse, FuseConfig
+from logo_bot.bot.profile import Profile, load_profile
+from logo_bot.bot.see.screens import ScreenReader
+from logo_bot.bot.x11.display import XServer
+from logo_bot.bot.x11.grab import open_grabber
 
 
 def play(argv: list[str], root: Path) -> tuple[float, dict]:

@@ -24,17 +24,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.commands.common import level_range
-from bot.fuse.session import SessionOptions
-from bot.play.progress import Progress, clock
-from bot.profile import Profile, load_profile
-from bot.recording.recording import RecordOptions
 from faults.chaos import FaultPlan
 from faults.folder_check import check_folder
 from faults.harness import Outcome, play
 from faults.lossy_keys import KeyFaults
 from game.layout import load_layout
-from solvers.levels import load_level_list
+from logo_bot.bot.commands.common import level_range
+from logo_bot.bot.fuse.session import SessionOptions
+from logo_bot.bot.play.progress import Progress, clock
+from logo_bot.bot.profile import Profile, load_profile
+from logo_bot.bot.recording.recording import RecordOptions
+from logo_bot.solvers.levels import load_level_list
 
 
 def level_seconds(profile: Profile) -> dict[int, float]:

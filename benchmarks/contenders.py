@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from benchmarks.measure import Answer, Contender
 from benchmarks.peers import clingo_model, cpsat, reference
-from solvers import planner
-from solvers.board import Board
+from logo_bot.solvers import planner
+from logo_bot.solvers.board import Board
 
 
 def ours() -> Contender:

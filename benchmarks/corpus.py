@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from benchmarks.peers import reference
-from solvers.board import Board, bump
+from logo_bot.solvers.board import Board, bump
 
 Decider = Callable[[Board], bool]
 

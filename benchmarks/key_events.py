@@ -34,13 +34,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from Xlib import X
 
-from bot.fuse.session import Session, SessionOptions
-from bot.profile import load_profile
-from bot.x11.cover import CoverWatch
-from bot.x11.display import XServer
-from bot.x11.focus import FocusPolicy
-from bot.x11.keys import KeyTiming, XTestKeys, focus_within, send_guarded
-from bot.x11.window import Region, top_level
+from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.x11.cover import CoverWatch
+from logo_bot.bot.x11.display import XServer
+from logo_bot.bot.x11.focus import FocusPolicy
+from logo_bot.bot.x11.keys import KeyTiming, XTestKeys, focus_within, send_guarded
+from logo_bot.bot.x11.window import Region, top_level
 from tests.bot.desktop import window_manager
 
 

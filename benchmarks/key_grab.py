@@ -26,10 +26,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from Xlib import X
 
-from bot.x11.display import XServer, open_display
-from bot.x11.keyboard_grab import server_grabbed
-from bot.x11.keys import focus_id
-from bot.x11.window_keys import send_key
+from logo_bot.bot.x11.display import XServer, open_display
+from logo_bot.bot.x11.keyboard_grab import server_grabbed
+from logo_bot.bot.x11.keys import focus_id
+from logo_bot.bot.x11.window_keys import send_key
 
 
 def other_client(display: str, stop: threading.Event, waits: list[float]) -> None:

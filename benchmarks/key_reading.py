@@ -33,16 +33,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.walkthrough import game_seconds
-from bot.commands.common import level_range
-from bot.errors import BotError
-from bot.frames import FRAME_S
-from bot.fuse.session import Session, SessionOptions
-from bot.play.env import LogoEnv
-from bot.play.progress import Progress, clock
-from bot.play.unattended import RunReport, Walkthrough
-from bot.profile import load_profile
 from game import build
 from game.keyreading import KeyReading
+from logo_bot.bot.commands.common import level_range
+from logo_bot.bot.errors import BotError
+from logo_bot.bot.frames import FRAME_S
+from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.play.env import LogoEnv
+from logo_bot.bot.play.progress import Progress, clock
+from logo_bot.bot.play.unattended import RunReport, Walkthrough
+from logo_bot.bot.profile import load_profile
 
 BUILDS = {
     "queued": KeyReading(),

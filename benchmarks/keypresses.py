@@ -16,8 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from benchmarks.measure import plan_reaches
-from solvers import order
-from solvers.board import Board, Cell
+from logo_bot.solvers import order
+from logo_bot.solvers.board import Board, Cell
 
 START: Cell = (1, 1)
 

@@ -23,13 +23,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.fuse.session import Session, SessionOptions
-from bot.play.env import LogoEnv
-from bot.play.player import Player, move_keys
-from bot.play.unattended import Walkthrough
-from bot.profile import Profile, load_profile
-from bot.see.screens import ScreenReader
-from bot.x11.keys import KeyTiming
+from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.play.env import LogoEnv
+from logo_bot.bot.play.player import Player, move_keys
+from logo_bot.bot.play.unattended import Walkthrough
+from logo_bot.bot.profile import Profile, load_profile
+from logo_bot.bot.see.screens import ScreenReader
+from logo_bot.bot.x11.keys import KeyTiming
 
 
 def measure(session: Session, player: Player, timing: KeyTiming, presses: int) -> tuple[int, int]:

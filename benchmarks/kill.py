@@ -41,11 +41,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.x11.display import XServer
 from faults.display_left import keys_down, release
 from faults.kill_play import STOPS, RoundResult, play_round
 from faults.kill_round import MOMENTS, SETTLE_S, RoundOptions
 from faults.stop_checks import BOUND_S
+from logo_bot.bot.x11.display import XServer
 
 HEADER = (
     f"{'round':>5}  {'stop':15}  {'moment':9}  {'where':7}  {'exit':>4}  {'s':>5}  "

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from solvers.board import Board, Cell, RuleError, play
+from logo_bot.solvers.board import Board, Cell, RuleError, play
 
 
 @dataclass(frozen=True)

@@ -18,9 +18,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.frames import FRAME_S
-from bot.play.progress import clock
-from bot.play.run_report import RunReport
+from logo_bot.bot.frames import FRAME_S
+from logo_bot.bot.play.progress import clock
+from logo_bot.bot.play.run_report import RunReport
 
 # The parts of the time in levels, in the order printed, with what each one is.
 LEVEL_PARTS = {

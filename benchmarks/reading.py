@@ -27,9 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np
 
 from benchmarks.report import ms, table
-from bot.profile import load_profile
-from bot.see.vision import Vision
-from solvers.board import Board
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.see.vision import Vision
+from logo_bot.solvers.board import Board
 from tests.bot import fake_frames
 from tests.bot.see import per_cell
 

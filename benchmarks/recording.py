@@ -23,15 +23,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.cli import main as logo_bot
-from bot.commands.common import level_range
-from bot.fuse.session import Session, SessionOptions
-from bot.play.env import LogoEnv
-from bot.play.unattended import Walkthrough
-from bot.profile import load_profile
-from bot.recording.folder import list_runs
-from bot.recording.video import probe
-from bot.x11.display import XServer
+from logo_bot.bot.cli import main as logo_bot
+from logo_bot.bot.commands.common import level_range
+from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.play.env import LogoEnv
+from logo_bot.bot.play.unattended import Walkthrough
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.recording.folder import list_runs
+from logo_bot.bot.recording.video import probe
+from logo_bot.bot.x11.display import XServer
 
 
 def reference(display: str, first: int, last: int, speed: int) -> float:

@@ -25,8 +25,8 @@ from importlib import metadata
 from benchmarks import contenders, corpus, keypresses, targets
 from benchmarks.measure import Contender, Tally, measure
 from benchmarks.report import Progress, ms, ratio, spread, table
-from solvers import planner
-from solvers.board import Board
+from logo_bot.solvers import planner
+from logo_bot.solvers.board import Board
 
 WARM_UP = Board.from_rows(["..........", "....2.....", "...212....", "....2....."])
 

@@ -37,16 +37,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.pace import Pace, breakdown_table, pace_table
-from bot.commands.common import level_range
-from bot.frames import FPS
-from bot.fuse.session import Session, SessionOptions
-from bot.play.env import LogoEnv
-from bot.play.progress import Progress, clock
-from bot.play.unattended import RunReport, Walkthrough
-from bot.profile import Profile, load_profile
 from game.layout import load_layout
-from solvers.board import Cell
-from solvers.cursor import keys_for
+from logo_bot.bot.commands.common import level_range
+from logo_bot.bot.frames import FPS
+from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.play.env import LogoEnv
+from logo_bot.bot.play.progress import Progress, clock
+from logo_bot.bot.play.unattended import RunReport, Walkthrough
+from logo_bot.bot.profile import Profile, load_profile
+from logo_bot.solvers.board import Cell
+from logo_bot.solvers.cursor import keys_for
 
 
 @dataclass

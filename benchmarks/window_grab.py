@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 
-from bot.fuse.emulator import Fuse, FuseConfig
-from bot.x11.grab import Grabber, ShmGrabber, XlibGrabber
 from faults.wayland import wayland_desktop
+from logo_bot.bot.fuse.emulator import Fuse, FuseConfig
+from logo_bot.bot.x11.grab import Grabber, ShmGrabber, XlibGrabber
 
 FRAME_MS = 20.0
 

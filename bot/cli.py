@@ -5,8 +5,8 @@ from __future__ import annotations
 import importlib
 import sys
 
-from bot import interrupts, processes, terminal
-from bot.errors import BotError, Exit, exit_codes_help
+from logo_bot.bot import interrupts, processes, terminal
+from logo_bot.bot.errors import BotError, Exit, exit_codes_help
 
 COMMANDS = {
     "walkthrough": "play a range of levels (all 100 by default) unattended",
@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         print(usage())
         return 0 if argv else 2
     if argv[0] == "--version":
-        from bot.commands.doctor import version_text
+        from logo_bot.bot.commands.doctor import version_text
 
         print(version_text())
         return 0
@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"logo-bot: unknown command {command!r}\n\n{usage()}", file=sys.stderr)
         return 2
     try:
-        module = importlib.import_module(f"bot.commands.{command}")
+        module = importlib.import_module(f"logo_bot.bot.commands.{command}")
         interrupts.check()  # a stop asked during start-up: nothing was started yet
         status = module.main(rest)
         interrupts.check()  # asked at the very end (the folder is finished): still a stop

@@ -1,20 +1,20 @@
 """Where the bot's own files are, installed or in a checkout: its package data (profiles,
 fonts, the practice game), the checkout it runs from if any, and its version.
 
-A wheel puts the packages ``bot``, ``calibration``, ``game`` and ``solvers`` side by side
-in site-packages; a checkout (or an editable install of one) has them at the repository
-root, beside ``pyproject.toml``. Imports nothing of the bot.
+A wheel puts ``bot``, ``calibration``, ``game`` (the built practice game, data only) and
+``solvers`` side by side in one package, ``logo_bot``; a checkout (or an editable install
+of one) has them at the repository root, beside ``pyproject.toml``. Imports nothing of
+the bot.
 """
 
 from __future__ import annotations
 
 import importlib.metadata
-import importlib.resources
 import re
 from pathlib import Path
 
 DISTRIBUTION = "logo-bot"
-# The folder that holds the bot's packages: the checkout's root, or site-packages.
+# The folder that holds the bot's parts: the checkout's root, or the installed logo_bot.
 PACKAGES_ROOT = Path(__file__).resolve().parents[1]
 # Packages whose data a profile names by a path that starts with the package's name.
 DATA_PACKAGES = ("calibration", "game")
@@ -32,14 +32,9 @@ def is_package_data(relative: str) -> bool:
 
 
 def package_file(relative: str) -> Path:
-    """The file ``relative`` names, its first part the package (``game/build/practice.z80``),
-    found with importlib.resources. Installed packages are folders on disk, so this is a
-    path that Fuse can open too."""
-    package, *rest = Path(relative).parts
-    resource = importlib.resources.files(package).joinpath(*rest)
-    if not isinstance(resource, Path):  # a zipped install: Fuse could not open it
-        raise FileNotFoundError(f"{relative}: the {package} package is not a folder on disk")
-    return resource
+    """The file ``relative`` names, its first part the folder (``game/build/practice.z80``):
+    a path on disk, which Fuse can open too."""
+    return PACKAGES_ROOT / relative
 
 
 def version() -> str:

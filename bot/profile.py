@@ -18,10 +18,10 @@ from typing import Any
 
 import tomli_w
 
-from bot.errors import ProfileError, UsageError
-from bot.frames import FRAME_MS
-from bot.installation import checkout_root, is_package_data, package_file
-from calibration import profile_names, profile_path
+from logo_bot.bot.errors import ProfileError, UsageError
+from logo_bot.bot.frames import FRAME_MS
+from logo_bot.bot.installation import checkout_root, is_package_data, package_file
+from logo_bot.calibration import profile_names, profile_path
 
 RGB = tuple[int, int, int]
 Point = tuple[int, int]

@@ -21,10 +21,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.fuse.session import Session
-from bot.play.env import EnvWrapper, Expectation, LogoEnv, StepResult
 from faults.lossy_keys import KeyFaults
 from faults.thief import FocusThief
+from logo_bot.bot.fuse.session import Session
+from logo_bot.bot.play.env import EnvWrapper, Expectation, LogoEnv, StepResult
 
 KINDS = ("fuse_kill", "focus_theft", "timeout")
 NO_KEY_FAULTS = KeyFaults()

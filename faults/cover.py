@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from Xlib import X
 
-from bot.x11.display import open_display
-from bot.x11.window import Region
+from logo_bot.bot.x11.display import open_display
+from logo_bot.bot.x11.window import Region
 
 
 class CoverWindow:

@@ -19,8 +19,8 @@ from Xlib import X
 from Xlib.error import XError
 from Xlib.ext import xtest
 
-from bot.errors import DisplayError
-from bot.x11.display import open_display
+from logo_bot.bot.errors import DisplayError
+from logo_bot.bot.x11.display import open_display
 
 GET_INPUT_FOCUS = 43
 

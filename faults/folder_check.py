@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.installation import PACKAGES_ROOT as REPO_ROOT
-from bot.recording.events import read_events
-from bot.recording.folder import RunFolder
+from logo_bot.bot.installation import PACKAGES_ROOT as REPO_ROOT
+from logo_bot.bot.recording.events import read_events
+from logo_bot.bot.recording.folder import RunFolder
 
 SCHEMAS = REPO_ROOT / "recordings"
 

@@ -17,17 +17,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.errors import BotError
-from bot.fuse.session import Session, SessionOptions
-from bot.play.env import EnvWrapper, LogoEnv
-from bot.play.progress import Progress
-from bot.play.unattended import RunReport, Walkthrough
-from bot.profile import Profile
-from bot.recording.recording import Recording, RecordOptions
-from bot.x11.keys import KeyDriver
 from faults.chaos import ChaosEnv, FaultPlan
 from faults.lossy_keys import FaultyKeys
 from faults.thief import FocusThief
+from logo_bot.bot.errors import BotError
+from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.play.env import EnvWrapper, LogoEnv
+from logo_bot.bot.play.progress import Progress
+from logo_bot.bot.play.unattended import RunReport, Walkthrough
+from logo_bot.bot.profile import Profile
+from logo_bot.bot.recording.recording import Recording, RecordOptions
+from logo_bot.bot.x11.keys import KeyDriver
 
 
 @dataclass

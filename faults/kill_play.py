@@ -25,7 +25,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.fuse.homes import sweep_homes
 from faults import ROOT
 from faults.folder_check import check_folder
 from faults.kill_round import (
@@ -41,6 +40,7 @@ from faults.kill_round import (
 )
 from faults.stop_outcome import Outcome, end_and_check
 from faults.x_stop import XStop, site_dir
+from logo_bot.bot.fuse.homes import sweep_homes
 
 STOPS = ("SIGTERM", "SIGHUP", "SIGINT", "HANGUP", "SIGTERM+SIGTERM", "SIGINT+SIGINT", "SIGKILL")
 GAPS_MS = (5, 30, 80, 200)  # between two signals

@@ -32,9 +32,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot import interrupts
-from bot.recording.events import read_events
 from faults import ROOT
+from logo_bot.bot import interrupts
+from logo_bot.bot.recording.events import read_events
 
 MOMENTS = ("start-up", "menus", "play", "restart", "encoding")
 SETTLE_S = 5.0  # after the bot's exit, what it started must be gone within this
@@ -249,7 +249,7 @@ class Bot:
         if self.pty is not None:
             streams = dict(stdin=self.pty.slave, stdout=self.pty.slave, stderr=self.pty.slave)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "bot.cli", *options.argv(root)],
+            [sys.executable, "-m", "logo_bot.bot.cli", *options.argv(root)],
             **streams,
             text=True,
             errors="replace",

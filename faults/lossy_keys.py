@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot.x11.keys import BurstCut, KeyDriver, Taps
+from logo_bot.bot.x11.keys import BurstCut, KeyDriver, Taps
 
 
 @dataclass(frozen=True)

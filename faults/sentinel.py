@@ -32,8 +32,8 @@ from pathlib import Path
 from Xlib import XK, X, Xutil
 from Xlib.error import CatchError, XError
 
-from bot.errors import BotError
-from bot.x11.display import open_display
+from logo_bot.bot.errors import BotError
+from logo_bot.bot.x11.display import open_display
 
 
 class SentinelWindow:

@@ -10,9 +10,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.recording.events import read_events
 from faults.display_left import answers, keys_down
 from faults.x_stop import keys_left_down, read_log
+from logo_bot.bot.recording.events import read_events
 
 BOUND_S = 10.0  # from the first stop signal to the bot's exit, whatever happens
 TRACEBACKS = ("Traceback (most recent call last)", "Exception in thread")

@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bot.errors import BotError
 from faults import ROOT
+from logo_bot.bot.errors import BotError
 
 
 class FocusThief:

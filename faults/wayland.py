@@ -25,10 +25,10 @@ from pathlib import Path
 from Xlib import X
 from Xlib.ext import xtest
 
-from bot import processes
-from bot.x11.display import XServer, open_display
-from bot.x11.keys import focus_within
-from bot.x11.window import Region, region_of
+from logo_bot.bot import processes
+from logo_bot.bot.x11.display import XServer, open_display
+from logo_bot.bot.x11.keys import focus_within
+from logo_bot.bot.x11.window import Region, region_of
 
 LISTENING = re.compile(rb"xserver listening on display (:\d+)")
 SIZE = (1400, 1100)

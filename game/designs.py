@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from solvers.board import Board, Cell
-from solvers.levels import Level, parse_level_list, read_text
+from logo_bot.solvers.board import Board, Cell
+from logo_bot.solvers.levels import Level, parse_level_list, read_text
 
 DESIGNS_FILE = Path(__file__).resolve().parent / "level_shapes.txt"
 STONE = "X"

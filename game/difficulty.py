@@ -17,8 +17,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from solvers import planner
-from solvers.board import Board, Cell
+from logo_bot.solvers import planner
+from logo_bot.solvers.board import Board, Cell
 
 SOLUTION_LIMIT = 1 << 20
 

@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from solvers.board import Board
-from solvers.levels import LevelFormatError, load_level_list
+from logo_bot.solvers.board import Board
+from logo_bot.solvers.levels import LevelFormatError, load_level_list
 
 LEVELS_FILE = Path(__file__).with_name("levels.txt")
 LEVEL_COUNT = 100

@@ -33,9 +33,9 @@ from pathlib import Path
 from game.codes import make_codes
 from game.designs import BLOCK, COLS, DESIGNS_FILE, ROWS, Design, DesignError, load_designs
 from game.difficulty import Difficulty, StoneSet, measure
-from solvers import order, planner
-from solvers.board import Board, play
-from solvers.levels import LevelFormatError, format_board
+from logo_bot.solvers import order, planner
+from logo_bot.solvers.board import Board, play
+from logo_bot.solvers.levels import LevelFormatError, format_board
 
 HERE = Path(__file__).resolve().parent
 DESIGNS = DESIGNS_FILE

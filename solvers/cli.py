@@ -11,12 +11,12 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from solvers.board import Board, Cell
-from solvers.cursor import DEFAULT_KEYS
-from solvers.levels import Level, LevelFormatError, parse_level_list, read_text
-from solvers.order import Ordering, fewest_presses, keys_for
-from solvers.planner import Unsolvable, count_solutions, solutions, solve
-from solvers.resume import Resumed, resume
+from logo_bot.solvers.board import Board, Cell
+from logo_bot.solvers.cursor import DEFAULT_KEYS
+from logo_bot.solvers.levels import Level, LevelFormatError, parse_level_list, read_text
+from logo_bot.solvers.order import Ordering, fewest_presses, keys_for
+from logo_bot.solvers.planner import Unsolvable, count_solutions, solutions, solve
+from logo_bot.solvers.resume import Resumed, resume
 
 PROG = "logo-solve"
 COUNT_LIMIT = 1_000_000

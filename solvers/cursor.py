@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from solvers.board import Cell
+from logo_bot.solvers.board import Cell
 
 DEFAULT_KEYS = "qaop "  # up, down, left, right, act
 GAME_SIZE = (6, 10)

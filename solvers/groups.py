@@ -8,9 +8,9 @@ both are checked on bit masks in a few integer operations.
 
 from __future__ import annotations
 
-from solvers.board import MAX_VALUE
-from solvers.propagation import State
-from solvers.stones import StoneGraph
+from logo_bot.solvers.board import MAX_VALUE
+from logo_bot.solvers.propagation import State
+from logo_bot.solvers.stones import StoneGraph
 
 
 def components(g: StoneGraph, st: State, within: int) -> list[int]:

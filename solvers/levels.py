@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from solvers.board import SYMBOLS, Board
+from logo_bot.solvers.board import SYMBOLS, Board
 
 MAX_SIDE = 64
 _META = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*)\s*:\s*(.*?)\s*$")

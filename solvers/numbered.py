@@ -7,8 +7,8 @@ ordering searches keep sets of stones as masks over small consecutive numbers in
 
 from __future__ import annotations
 
-from solvers.board import Cell
-from solvers.stones import StoneGraph
+from logo_bot.solvers.board import Cell
+from logo_bot.solvers.stones import StoneGraph
 
 
 class Numbered:

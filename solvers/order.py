@@ -24,16 +24,16 @@ import gc
 import time
 from dataclasses import dataclass
 
-from solvers.assignment import Assignment
-from solvers.board import Board, Cell
-from solvers.cursor import DEFAULT_KEYS, GAME_SIZE, keys_for, presses_of
-from solvers.improve import improve
-from solvers.numbered import Numbered
-from solvers.planner import Unsolvable, count_solutions, solutions, solve, verify
-from solvers.precedence import ForwardRule, Orientations, Rules
-from solvers.sequence import BACKWARD, FORWARD, Frontier, Incumbent, Prober, cost_matrix
-from solvers.stones import stone_graph
-from solvers.tour import Tour
+from logo_bot.solvers.assignment import Assignment
+from logo_bot.solvers.board import Board, Cell
+from logo_bot.solvers.cursor import DEFAULT_KEYS, GAME_SIZE, keys_for, presses_of
+from logo_bot.solvers.improve import improve
+from logo_bot.solvers.numbered import Numbered
+from logo_bot.solvers.planner import Unsolvable, count_solutions, solutions, solve, verify
+from logo_bot.solvers.precedence import ForwardRule, Orientations, Rules
+from logo_bot.solvers.sequence import BACKWARD, FORWARD, Frontier, Incumbent, Prober, cost_matrix
+from logo_bot.solvers.stones import stone_graph
+from logo_bot.solvers.tour import Tour
 
 __all__ = ["DEFAULT_KEYS", "GAME_SIZE", "Ordering", "fewest_presses", "keys_for", "presses_of"]
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from itertools import compress
 
-from solvers.board import MAX_VALUE
-from solvers.propagation import BACK, FRONT, NONE, OPEN, State
-from solvers.stones import Shape, mask_of
+from logo_bot.solvers.board import MAX_VALUE
+from logo_bot.solvers.propagation import BACK, FRONT, NONE, OPEN, State
+from logo_bot.solvers.stones import Shape, mask_of
 
 # bytes.translate tables over cell values 0..4: stone or not; need (value - 1).
 _IS_STONE = bytes([0] + [1] * 255)

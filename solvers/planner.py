@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from solvers.board import MAX_VALUE, Board, Cell, RuleError, play
-from solvers.groups import components
-from solvers.peel import Stalled, peel
-from solvers.propagation import BACK, FRONT, UNDECIDED, State, decide, propagate, start
-from solvers.reasons import explain
-from solvers.search import Bits, Search
-from solvers.stones import Shape, StoneGraph, shape, stone_graph
+from logo_bot.solvers.board import MAX_VALUE, Board, Cell, RuleError, play
+from logo_bot.solvers.groups import components
+from logo_bot.solvers.peel import Stalled, peel
+from logo_bot.solvers.propagation import BACK, FRONT, UNDECIDED, State, decide, propagate, start
+from logo_bot.solvers.reasons import explain
+from logo_bot.solvers.search import Bits, Search
+from logo_bot.solvers.stones import Shape, StoneGraph, shape, stone_graph
 
 
 class PlanError(ValueError):

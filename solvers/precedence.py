@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from solvers.board import MAX_VALUE, Cell
-from solvers.numbered import Numbered
-from solvers.residual import Completion
-from solvers.stones import bits
+from logo_bot.solvers.board import MAX_VALUE, Cell
+from logo_bot.solvers.numbered import Numbered
+from logo_bot.solvers.residual import Completion
+from logo_bot.solvers.stones import bits
 
 Move = tuple[int, int]  # (stone, the solutions still followed)
 

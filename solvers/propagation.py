@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solvers.board import MAX_VALUE
-from solvers.stones import StoneGraph
+from logo_bot.solvers.board import MAX_VALUE
+from logo_bot.solvers.stones import StoneGraph
 
 OPEN, FRONT, BACK, NONE = 0, 1, 2, 3  # NONE: a position without a stone
 UNDECIDED = -1

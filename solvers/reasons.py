@@ -8,8 +8,8 @@ are made.
 
 from __future__ import annotations
 
-from solvers.board import MAX_VALUE, Board
-from solvers.groups import (
+from logo_bot.solvers.board import MAX_VALUE, Board
+from logo_bot.solvers.groups import (
     can_all_settle,
     components,
     count_ok,
@@ -17,9 +17,9 @@ from solvers.groups import (
     open_clusters,
     sums_reachable,
 )
-from solvers.propagation import BACK, FRONT, Conflict, State, start
-from solvers.search import Search
-from solvers.stones import StoneGraph, stone_graph
+from logo_bot.solvers.propagation import BACK, FRONT, Conflict, State, start
+from logo_bot.solvers.search import Search
+from logo_bot.solvers.stones import StoneGraph, stone_graph
 
 AMBIGUOUS_RULE = (
     "a stone showing 1 with four neighbouring stones must come before all four or after "

@@ -11,10 +11,10 @@ numbers (bit k for stone k, see ``solvers.numbered``).
 
 from __future__ import annotations
 
-from solvers.groups import components
-from solvers.numbered import Numbered
-from solvers.propagation import BACK, FRONT, OPEN, UNDECIDED, State, decide, propagate
-from solvers.search import Search
+from logo_bot.solvers.groups import components
+from logo_bot.solvers.numbered import Numbered
+from logo_bot.solvers.propagation import BACK, FRONT, OPEN, UNDECIDED, State, decide, propagate
+from logo_bot.solvers.search import Search
 
 
 class Completion:

@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from solvers.board import EMPTY, Board, Cell, RuleError, bump, play, undo
-from solvers.order import Ordering, fewest_presses
-from solvers.planner import Unsolvable, Verdict, solve
+from logo_bot.solvers.board import EMPTY, Board, Cell, RuleError, bump, play, undo
+from logo_bot.solvers.order import Ordering, fewest_presses
+from logo_bot.solvers.planner import Unsolvable, Verdict, solve
 
 
 def _still_to_place(target: Board, board: Board) -> Board:

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from solvers.groups import can_all_settle, components, count_ok, open_clusters
-from solvers.propagation import State, decide, propagate
-from solvers.stones import StoneGraph
+from logo_bot.solvers.groups import can_all_settle, components, count_ok, open_clusters
+from logo_bot.solvers.propagation import State, decide, propagate
+from logo_bot.solvers.stones import StoneGraph
 
 Bits = dict[int, int]
 Branch = tuple[State, int | None]

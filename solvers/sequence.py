@@ -27,8 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import count
 
-from solvers.assignment import INFINITE, Assignment
-from solvers.precedence import Rules
+from logo_bot.solvers.assignment import INFINITE, Assignment
+from logo_bot.solvers.precedence import Rules
 
 FORWARD, BACKWARD = "forward", "backward"
 # A search with a deadline looks at the clock after this many partial plans leave the

@@ -28,7 +28,7 @@ import struct
 from functools import lru_cache
 from itertools import compress
 
-from solvers.board import MAX_VALUE, Board, Cell
+from logo_bot.solvers.board import MAX_VALUE, Board, Cell
 
 # bytes.translate tables over cell values 0..4 (and beyond, for padding).
 _IS_STONE = bytes([0] + [1] * 255)

@@ -5,9 +5,9 @@ Stones are numbered as in ``StoneGraph``; sets of them are bit masks (bit v for 
 
 from __future__ import annotations
 
-from solvers.board import Cell
-from solvers.cursor import steps
-from solvers.numbered import Numbered
+from logo_bot.solvers.board import Cell
+from logo_bot.solvers.cursor import steps
+from logo_bot.solvers.numbered import Numbered
 
 FAR = 1 << 30
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from bot import interrupts
-from bot.x11.display import XServer
 from faults.wayland import wayland_desktop
+from logo_bot.bot import interrupts
+from logo_bot.bot.x11.display import XServer
 from tests.keys_down import release_keys_down
 from tests.programs import MARKS, SLOW, ProgramLog, alive, verdict, worker_log, write_shims
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from Xlib import X
 from Xlib.ext import xtest
 
-from bot.x11.display import open_display
+from logo_bot.bot.x11.display import open_display
 
 
 def keycodes_down(keymap: list[int]) -> list[int]:

@@ -3,7 +3,7 @@
 from Xlib import XK, X
 from Xlib.ext import xtest
 
-from bot.x11.display import open_display
+from logo_bot.bot.x11.display import open_display
 from tests.keys_down import keycodes_down, release_keys_down
 
 

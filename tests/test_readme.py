@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import bot
-from bot.errors import EXIT_CODES, Exit
+from logo_bot import bot
+from logo_bot.bot.errors import EXIT_CODES, Exit
 
 REPO = Path(__file__).resolve().parents[1]
 README = (REPO / "README.md").read_text()

@@ -104,18 +104,21 @@ def installed(tmp_path_factory) -> Installed:
 def test_the_wheel_holds_the_game_and_doctor_runs_from_it_outside_the_checkout(installed):
     names = set(zipfile.ZipFile(installed.wheel).namelist())
     assert {
-        "game/build/practice.z80",
-        "calibration/practice/profile.toml",
-        "calibration/practice/font.txt",
-        "game/levels.txt",
+        "logo_bot/game/build/practice.z80",
+        "logo_bot/calibration/practice/profile.toml",
+        "logo_bot/calibration/practice/font.txt",
+        "logo_bot/game/levels.txt",
     } <= names
     assert not any(n.startswith(("tests/", "faults/", "game/build/gen/")) for n in names)
-    built = zipfile.ZipFile(installed.wheel).read("game/build/practice.z80")
+    built = zipfile.ZipFile(installed.wheel).read("logo_bot/game/build/practice.z80")
     assert built == (REPO / "game/build/practice.z80").read_bytes(), "the same bytes as setup.sh"
     done = installed.run("doctor")
     assert done.returncode == 0, done.stdout + done.stderr
-    assert f"(installed: {installed.site_packages})" in done.stdout
-    assert f"practice game    {installed.site_packages / 'game/build/practice.z80'}" in done.stdout
+    assert f"(installed: {installed.site_packages / 'logo_bot'})" in done.stdout
+    assert (
+        f"practice game    {installed.site_packages / 'logo_bot/game/build/practice.z80'}"
+        in done.stdout
+    )
     assert "headless         yes" in done.stdout
     assert installed.run("--version").stdout.startswith("logo-bot 0.")
 
@@ -131,7 +134,7 @@ def test_a_headless_level_from_the_wheel_lands_in_the_users_data_folder(installe
     run = json.loads((folder / "run.json").read_text())
     assert run["status"] == "complete" and [e["level"] for e in run["levels"]] == [1]
     assert run["versions"]["game"]["path"] == str(
-        installed.site_packages / "game/build/practice.z80"
+        installed.site_packages / "logo_bot/game/build/practice.z80"
     )
     listed = installed.run("runs")
     assert folder.name in listed.stdout and f"1 runs in {root}" in listed.stdout

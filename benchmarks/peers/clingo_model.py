@@ -10,7 +10,7 @@ The plan is a topological order of the guessed "goes first" pairs.
 from __future__ import annotations
 
 from benchmarks.peers.graph import stone_graph, topological_order
-from solvers.board import Board, Cell
+from logo_bot.solvers.board import Board, Cell
 
 NAME = "clingo"
 

@@ -11,7 +11,7 @@ the stones sorted by position.
 from __future__ import annotations
 
 from benchmarks.peers.graph import stone_graph
-from solvers.board import Board, Cell
+from logo_bot.solvers.board import Board, Cell
 
 NAME = "CP-SAT"
 

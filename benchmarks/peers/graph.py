@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import heapq
 
-from solvers.board import Board, Cell
+from logo_bot.solvers.board import Board, Cell
 
 
 def stone_graph(target: Board) -> tuple[list[tuple[Cell, int]], list[tuple[int, int]]]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from solvers.board import Board, Cell
+from logo_bot.solvers.board import Board, Cell
 
 _CHECK_EVERY = 1024
 

@@ -8,11 +8,11 @@ import contextlib
 import os
 from collections.abc import Iterator
 
-from bot.errors import DisplayError
-from bot.fuse.session import Session, SessionOptions
-from bot.profile import Profile
-from bot.x11.abort import abort_displays, check_abort_key
-from bot.x11.abort import guard as abort_guard
+from logo_bot.bot.errors import DisplayError
+from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.profile import Profile
+from logo_bot.bot.x11.abort import abort_displays, check_abort_key
+from logo_bot.bot.x11.abort import guard as abort_guard
 
 
 def add_abort_option(group: argparse._ArgumentGroup | argparse.ArgumentParser) -> None:

@@ -7,13 +7,13 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.commands.aborting import (
+from logo_bot.bot.commands.aborting import (
     abort_guarded,
     abort_key_from,
     check_abort_key_free,
     noting_whose_fuse,
 )
-from bot.commands.common import (
+from logo_bot.bot.commands.common import (
     add_game_options,
     add_output_options,
     add_probe_options,
@@ -24,14 +24,21 @@ from bot.commands.common import (
     session_options,
     setup_logging,
 )
-from bot.commands.show import Source, add_source_options, describe, source_frame, source_from, text
-from bot.errors import UsageError, exit_codes_help
-from bot.fuse.session import SessionOptions
-from bot.profile import Profile
-from bot.see.annotate import save_annotated
-from bot.see.locate import window_of
-from bot.see.vision import Vision
-from bot.x11.lost import LostDisplay
+from logo_bot.bot.commands.show import (
+    Source,
+    add_source_options,
+    describe,
+    source_frame,
+    source_from,
+    text,
+)
+from logo_bot.bot.errors import UsageError, exit_codes_help
+from logo_bot.bot.fuse.session import SessionOptions
+from logo_bot.bot.profile import Profile
+from logo_bot.bot.see.annotate import save_annotated
+from logo_bot.bot.see.locate import window_of
+from logo_bot.bot.see.vision import Vision
+from logo_bot.bot.x11.lost import LostDisplay
 
 
 def parser() -> argparse.ArgumentParser:
@@ -157,11 +164,11 @@ def check(options: Check) -> int:
 
 def probe(options: KeyProbe) -> int:
     """``--probe-keys``: measure the key timing on a level and print (and keep) it."""
-    from bot.commands.fuse_window import attach_window
-    from bot.fuse.session import Session
-    from bot.play.env import LogoEnv
-    from bot.play.probe_io import probe_keys
-    from bot.play.unattended import Walkthrough
+    from logo_bot.bot.commands.fuse_window import attach_window
+    from logo_bot.bot.fuse.session import Session
+    from logo_bot.bot.play.env import LogoEnv
+    from logo_bot.bot.play.probe_io import probe_keys
+    from logo_bot.bot.play.unattended import Walkthrough
 
     profile, level = options.profile, options.level
     if options.launch:

@@ -19,14 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.commands.aborting import add_abort_option
-from bot.errors import InputError, UsageError
-from bot.fuse.session import SessionOptions
-from bot.profile import Profile, load_profile, show_config
+from logo_bot.bot.commands.aborting import add_abort_option
+from logo_bot.bot.errors import InputError, UsageError
+from logo_bot.bot.fuse.session import SessionOptions
+from logo_bot.bot.profile import Profile, load_profile, show_config
 
 if TYPE_CHECKING:
-    from bot.play.key_probe import ProbeResult
-    from bot.recording.recording import RecordOptions
+    from logo_bot.bot.play.key_probe import ProbeResult
+    from logo_bot.bot.recording.recording import RecordOptions
 
 
 def add_profile_options(parser: argparse.ArgumentParser) -> None:
@@ -206,7 +206,7 @@ def check_writable(path: Path, what: str) -> None:
 
 def save_probed_profile(path: Path, profile: Profile, result: ProbeResult, speed: int) -> str:
     """Write ``profile`` with ``result`` as its timing; the line to print."""
-    from bot.profile import with_probed_timing
+    from logo_bot.bot.profile import with_probed_timing
 
     if not result.usable:
         raise InputError(
@@ -315,8 +315,8 @@ def add_recording_options(parser: argparse.ArgumentParser) -> None:
 
 def record_options(args: argparse.Namespace) -> RecordOptions | None:
     """What to keep of the run (None with --no-record)."""
-    from bot.recording.folder import default_root
-    from bot.recording.recording import RecordOptions
+    from logo_bot.bot.recording.folder import default_root
+    from logo_bot.bot.recording.recording import RecordOptions
 
     if not args.record:
         if args.annotate or args.runs_dir:
@@ -353,7 +353,7 @@ def stop_logged() -> Iterator[None]:
     try:
         yield
     except KeyboardInterrupt as exc:
-        logging.getLogger("bot.commands").info("%s", str(exc) or "stopped by Ctrl-C")
+        logging.getLogger("logo_bot.bot.commands").info("%s", str(exc) or "stopped by Ctrl-C")
         raise
 
 

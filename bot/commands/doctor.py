@@ -10,10 +10,10 @@ import sys
 import textwrap
 from dataclasses import dataclass
 
-from bot.commands import machine_checks as checks
-from bot.commands.machine_checks import ATTACHED, HEADLESS, ON_DISPLAY, VIDEO, Check
-from bot.errors import exit_codes_help
-from bot.installation import PACKAGES_ROOT, checkout_root, version
+from logo_bot.bot.commands import machine_checks as checks
+from logo_bot.bot.commands.machine_checks import ATTACHED, HEADLESS, ON_DISPLAY, VIDEO, Check
+from logo_bot.bot.errors import exit_codes_help
+from logo_bot.bot.installation import PACKAGES_ROOT, checkout_root, version
 
 KINDS = {
     HEADLESS: ("headless", "logo-bot walkthrough --headless"),

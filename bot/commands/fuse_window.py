@@ -7,11 +7,11 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.errors import DisplayError
-from bot.fuse.attached import FuseProcess, native_wayland_fuses
-from bot.x11.display import display_type, open_display
-from bot.x11.window import choose_window, fuse_windows
-from bot.x11.xwayland import NO_X_DISPLAY_HINT, X_CLIENT_FUSE, DisplayType, wayland_session
+from logo_bot.bot.errors import DisplayError
+from logo_bot.bot.fuse.attached import FuseProcess, native_wayland_fuses
+from logo_bot.bot.x11.display import display_type, open_display
+from logo_bot.bot.x11.window import choose_window, fuse_windows
+from logo_bot.bot.x11.xwayland import NO_X_DISPLAY_HINT, X_CLIENT_FUSE, DisplayType, wayland_session
 
 
 @dataclass(frozen=True)

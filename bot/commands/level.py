@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from bot.commands import walkthrough
-from bot.commands.common import (
+from logo_bot.bot.commands import walkthrough
+from logo_bot.bot.commands.common import (
     add_attach_options,
     add_game_options,
     add_output_options,
@@ -17,7 +17,7 @@ from bot.commands.common import (
     profile_from,
     setup_logging,
 )
-from bot.errors import exit_codes_help
+from logo_bot.bot.errors import exit_codes_help
 
 
 def parser() -> argparse.ArgumentParser:

@@ -20,13 +20,13 @@ from dataclasses import dataclass, field
 from Xlib import X
 from Xlib.display import Display
 
-from bot.commands.fuse_window import wayland_fuses
-from bot.errors import BotError
-from bot.fuse.emulator import BUILDS, OPENSE_ROM, ROM_48K_BYTES
-from bot.installation import DISTRIBUTION, checkout_root, package_file
-from bot.x11.display import XServer, open_display, wayland_session
-from bot.x11.window import build_of, fuse_windows
-from bot.x11.xwayland import X_CLIENT_FUSE, DisplayType
+from logo_bot.bot.commands.fuse_window import wayland_fuses
+from logo_bot.bot.errors import BotError
+from logo_bot.bot.fuse.emulator import BUILDS, OPENSE_ROM, ROM_48K_BYTES
+from logo_bot.bot.installation import DISTRIBUTION, checkout_root, package_file
+from logo_bot.bot.x11.display import XServer, open_display, wayland_session
+from logo_bot.bot.x11.window import build_of, fuse_windows
+from logo_bot.bot.x11.xwayland import X_CLIENT_FUSE, DisplayType
 
 # The kinds of run a check can stand in the way of.
 HEADLESS, ON_DISPLAY, ATTACHED, VIDEO = "headless", "display", "attached", "video"

@@ -15,30 +15,30 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.commands.common import (
+from logo_bot.bot.commands.common import (
     add_output_options,
     add_runs_option,
     checked_speed,
     setup_logging,
 )
-from bot.errors import BotError, InputError, UsageError, exit_codes_help
-from bot.fuse.emulator import OPENSE_ROM
-from bot.fuse.session import Segment
-from bot.profile import load_profile
-from bot.recording import video_replay
-from bot.recording.chapters import Piece, Timeline, chapters, write_chapters
-from bot.recording.encode import encode
-from bot.recording.events import read_events
-from bot.recording.folder import RunFolder, default_root, find_run
-from bot.recording.manifest import sha256
-from bot.recording.playback import compare_movies, play
-from bot.recording.report_data import REPLAY
-from bot.recording.report_page import write_report
-from bot.recording.rzx import cut, frame_count, truncate
-from bot.see.vision import Vision
-from bot.x11.display import XServer, runs_headless
-from bot.x11.lost import LostDisplay
-from solvers.board import Board
+from logo_bot.bot.errors import BotError, InputError, UsageError, exit_codes_help
+from logo_bot.bot.fuse.emulator import OPENSE_ROM
+from logo_bot.bot.fuse.session import Segment
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.recording import video_replay
+from logo_bot.bot.recording.chapters import Piece, Timeline, chapters, write_chapters
+from logo_bot.bot.recording.encode import encode
+from logo_bot.bot.recording.events import read_events
+from logo_bot.bot.recording.folder import RunFolder, default_root, find_run
+from logo_bot.bot.recording.manifest import sha256
+from logo_bot.bot.recording.playback import compare_movies, play
+from logo_bot.bot.recording.report_data import REPLAY
+from logo_bot.bot.recording.report_page import write_report
+from logo_bot.bot.recording.rzx import cut, frame_count, truncate
+from logo_bot.bot.see.vision import Vision
+from logo_bot.bot.x11.display import XServer, runs_headless
+from logo_bot.bot.x11.lost import LostDisplay
+from logo_bot.solvers.board import Board
 
 LEAD_IN = 50  # frames shown before a level appears (one emulated second)
 LEAD_OUT = 25  # and after it is done: the finished board shows for at least 50 frames

@@ -8,10 +8,10 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.commands.common import add_output_options, add_runs_option, setup_logging
-from bot.errors import UsageError, exit_codes_help
-from bot.recording.folder import RunFolder, default_root, find_run
-from bot.recording.report_page import write_compare, write_report
+from logo_bot.bot.commands.common import add_output_options, add_runs_option, setup_logging
+from logo_bot.bot.errors import UsageError, exit_codes_help
+from logo_bot.bot.recording.folder import RunFolder, default_root, find_run
+from logo_bot.bot.recording.report_page import write_compare, write_report
 
 
 def parser() -> argparse.ArgumentParser:

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from bot.commands.common import add_output_options, add_runs_option, setup_logging
-from bot.errors import UsageError, exit_codes_help
-from bot.play.progress import clock
-from bot.recording.folder import RunFolder, default_root, list_runs
-from bot.recording.report_data import REPLAY
-from bot.recording.report_page import REPORT, write_report
-from bot.recording.unfinished import read_run
+from logo_bot.bot.commands.common import add_output_options, add_runs_option, setup_logging
+from logo_bot.bot.errors import UsageError, exit_codes_help
+from logo_bot.bot.play.progress import clock
+from logo_bot.bot.recording.folder import RunFolder, default_root, list_runs
+from logo_bot.bot.recording.report_data import REPLAY
+from logo_bot.bot.recording.report_page import REPORT, write_report
+from logo_bot.bot.recording.unfinished import read_run
 
 
 def parser() -> argparse.ArgumentParser:

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import numpy as np
 
-from bot.commands.aborting import (
+from logo_bot.bot.commands.aborting import (
     abort_guarded,
     abort_key_from,
     add_abort_option,
     check_abort_key_free,
 )
-from bot.commands.common import (
+from logo_bot.bot.commands.common import (
     add_game_options,
     add_output_options,
     add_profile_options,
@@ -24,19 +24,19 @@ from bot.commands.common import (
     session_options,
     setup_logging,
 )
-from bot.errors import (
+from logo_bot.bot.errors import (
     DisplayError,
     InputError,
     Unreadable,
     exit_codes_help,
 )
-from bot.fuse.session import SessionOptions
-from bot.profile import Profile
-from bot.see.locate import window_of
-from bot.see.screens import ScreenReader
-from bot.see.shown import what_is_shown
-from bot.see.vision import Vision
-from bot.x11.lost import LostDisplay
+from logo_bot.bot.fuse.session import SessionOptions
+from logo_bot.bot.profile import Profile
+from logo_bot.bot.see.locate import window_of
+from logo_bot.bot.see.screens import ScreenReader
+from logo_bot.bot.see.shown import what_is_shown
+from logo_bot.bot.see.vision import Vision
+from logo_bot.bot.x11.lost import LostDisplay
 
 
 def parser() -> argparse.ArgumentParser:
@@ -139,8 +139,8 @@ def load_png(path: Path) -> np.ndarray:
 
 def describe(profile: Profile, frame: np.ndarray) -> dict[str, object]:
     """Every reading of ``frame`` (or why it could not be read) and the plan."""
-    from solvers.order import fewest_presses
-    from solvers.planner import solve
+    from logo_bot.solvers.order import fewest_presses
+    from logo_bot.solvers.planner import solve
 
     out: dict[str, object] = {}
     try:
@@ -215,8 +215,8 @@ def text(info: dict[str, object]) -> str:
 
 def live_frame(source: LiveWindow) -> np.ndarray:
     """The picture of the Fuse window on the display (the window ``--attach`` plays in)."""
-    from bot.commands.fuse_window import find_fuse_window
-    from bot.x11.grab import open_grabber
+    from logo_bot.bot.commands.fuse_window import find_fuse_window
+    from logo_bot.bot.x11.grab import open_grabber
 
     no_display = DisplayError("no display to look at", hint="use --screenshot PNG or --launch")
     fuse = find_fuse_window(source.display, source.window, no_display)
@@ -225,9 +225,9 @@ def live_frame(source: LiveWindow) -> np.ndarray:
 
 
 def launched_frame(source: Launch, profile: Profile) -> np.ndarray:
-    from bot.fuse.session import Session
-    from bot.play.env import LogoEnv
-    from bot.play.unattended import Walkthrough
+    from logo_bot.bot.fuse.session import Session
+    from logo_bot.bot.play.env import LogoEnv
+    from logo_bot.bot.play.unattended import Walkthrough
 
     with (
         LostDisplay() as lost,

@@ -12,13 +12,13 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.commands.aborting import (
+from logo_bot.bot.commands.aborting import (
     abort_guarded,
     abort_key_from,
     check_abort_key_free,
     noting_whose_fuse,
 )
-from bot.commands.common import (
+from logo_bot.bot.commands.common import (
     Attach,
     add_attach_options,
     add_game_options,
@@ -37,16 +37,16 @@ from bot.commands.common import (
     setup_logging,
     stop_logged,
 )
-from bot.commands.fuse_window import attach_window
-from bot.errors import Exit, UsageError, exit_codes_help
-from bot.fuse.session import Session, SessionOptions, preflight
-from bot.play.codes import code_table, level_of_code
-from bot.play.env import EnvWrapper, LogoEnv
-from bot.play.progress import Progress, clock
-from bot.play.unattended import RunReport, Walkthrough
-from bot.profile import Profile
-from bot.recording.recording import Recording, RecordOptions
-from bot.x11.lost import LostDisplay
+from logo_bot.bot.commands.fuse_window import attach_window
+from logo_bot.bot.errors import Exit, UsageError, exit_codes_help
+from logo_bot.bot.fuse.session import Session, SessionOptions, preflight
+from logo_bot.bot.play.codes import code_table, level_of_code
+from logo_bot.bot.play.env import EnvWrapper, LogoEnv
+from logo_bot.bot.play.progress import Progress, clock
+from logo_bot.bot.play.unattended import RunReport, Walkthrough
+from logo_bot.bot.profile import Profile
+from logo_bot.bot.recording.recording import Recording, RecordOptions
+from logo_bot.bot.x11.lost import LostDisplay
 
 
 def parser(prog: str = "logo-bot walkthrough") -> argparse.ArgumentParser:

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.errors import EmulatorError
+from logo_bot.bot.errors import EmulatorError
 
 
 @dataclass(frozen=True)

@@ -13,13 +13,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot import interrupts, processes
-from bot.errors import EmulatorError, InputError, installed
-from bot.fuse.homes import HOME_PREFIX, sweep_homes
-from bot.fuse.log_tail import log_tail
-from bot.fuse.spectrum_files import CUT, snapshot_problem, tape_problem
-from bot.x11.display import check_display, open_display
-from bot.x11.window import ask_to_close, find_fuse_window
+from logo_bot.bot import interrupts, processes
+from logo_bot.bot.errors import EmulatorError, InputError, installed
+from logo_bot.bot.fuse.homes import HOME_PREFIX, sweep_homes
+from logo_bot.bot.fuse.log_tail import log_tail
+from logo_bot.bot.fuse.spectrum_files import CUT, snapshot_problem, tape_problem
+from logo_bot.bot.x11.display import check_display, open_display
+from logo_bot.bot.x11.window import ask_to_close, find_fuse_window
 
 OPENSE_ROM = Path("/usr/share/spectrum-roms/opense.rom")
 FILTERS = {1: "normal", 2: "2x", 3: "3x"}

@@ -15,24 +15,24 @@ from pathlib import Path
 
 import numpy as np
 
-from bot import interrupts
-from bot.errors import DisplayLost, EmulatorError, InputError, Unreadable
-from bot.frames import FPS, FRAME_S
-from bot.fuse.attached import AttachedFuse
-from bot.fuse.emulator import OPENSE_ROM, Fuse, FuseConfig
-from bot.profile import Profile
-from bot.see.vision import Vision, detect_scale
-from bot.x11.cover import CoverWatch
-from bot.x11.display import XServer, open_display, runs_headless, xvfb_program
-from bot.x11.focus import FocusPolicy
-from bot.x11.grab import Grabber, open_grabber
-from bot.x11.keys import KeyDriver, KeyTiming, XTestKeys
-from bot.x11.picture import window_size
-from bot.x11.tiling import check_drawn, float_fuse
-from bot.x11.title_speed import TitleSpeed, frames_per_s
-from bot.x11.window import build_of, window_pid
-from bot.x11.window_keys import WindowKeys
-from bot.x11.xwayland import DisplayType, portal_note
+from logo_bot.bot import interrupts
+from logo_bot.bot.errors import DisplayLost, EmulatorError, InputError, Unreadable
+from logo_bot.bot.frames import FPS, FRAME_S
+from logo_bot.bot.fuse.attached import AttachedFuse
+from logo_bot.bot.fuse.emulator import OPENSE_ROM, Fuse, FuseConfig
+from logo_bot.bot.profile import Profile
+from logo_bot.bot.see.vision import Vision, detect_scale
+from logo_bot.bot.x11.cover import CoverWatch
+from logo_bot.bot.x11.display import XServer, open_display, runs_headless, xvfb_program
+from logo_bot.bot.x11.focus import FocusPolicy
+from logo_bot.bot.x11.grab import Grabber, open_grabber
+from logo_bot.bot.x11.keys import KeyDriver, KeyTiming, XTestKeys
+from logo_bot.bot.x11.picture import window_size
+from logo_bot.bot.x11.tiling import check_drawn, float_fuse
+from logo_bot.bot.x11.title_speed import TitleSpeed, frames_per_s
+from logo_bot.bot.x11.window import build_of, window_pid
+from logo_bot.bot.x11.window_keys import WindowKeys
+from logo_bot.bot.x11.xwayland import DisplayType, portal_note
 
 OPENSE_PAPER = (192, 192, 192)  # BASIC's white paper: the ROM is ready for typing
 
@@ -538,7 +538,7 @@ def make_keys(
 ) -> XTestKeys:
     """The key driver chosen by ``options.key_backend`` (window, xtest or pyautogui)."""
     if options.key_backend == "pyautogui":
-        from bot.x11.keys_pyautogui import PyAutoGuiKeys
+        from logo_bot.bot.x11.keys_pyautogui import PyAutoGuiKeys
 
         return PyAutoGuiKeys(display, window_id, timing, options.take_focus, policy)
     if options.key_backend == "window":

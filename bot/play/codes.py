@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bot.errors import InputError, UsageError
-from bot.profile import Profile
-from solvers.levels import Level, LevelFormatError, load_level_list
+from logo_bot.bot.errors import InputError, UsageError
+from logo_bot.bot.profile import Profile
+from logo_bot.solvers.levels import Level, LevelFormatError, load_level_list
 
 
 def level_list(profile: Profile) -> list[Level]:

@@ -10,14 +10,14 @@ import logging
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from bot.errors import GaveUp, Unreadable
-from bot.frames import FPS
-from bot.fuse.session import Session
-from bot.play.codes import code_table, entry_for
-from bot.play.env import EnvWrapper, LogoEnv, Observation
-from bot.play.menus import MenuDriver, Step, expand_steps
-from bot.play.run_report import RunReport
-from bot.profile import Profile
+from logo_bot.bot.errors import GaveUp, Unreadable
+from logo_bot.bot.frames import FPS
+from logo_bot.bot.fuse.session import Session
+from logo_bot.bot.play.codes import code_table, entry_for
+from logo_bot.bot.play.env import EnvWrapper, LogoEnv, Observation
+from logo_bot.bot.play.menus import MenuDriver, Step, expand_steps
+from logo_bot.bot.play.run_report import RunReport
+from logo_bot.bot.profile import Profile
 
 log = logging.getLogger(__name__)
 

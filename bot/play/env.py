@@ -21,13 +21,13 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from bot import interrupts
-from bot.errors import Unreadable
-from bot.play.time_spent import IDLE, TimeSpent
-from bot.see.screens import ScreenReader
-from bot.see.vision import Vision
-from bot.x11.keys import KeyDriver, KeyTiming
-from solvers.board import Board, Cell
+from logo_bot.bot import interrupts
+from logo_bot.bot.errors import Unreadable
+from logo_bot.bot.play.time_spent import IDLE, TimeSpent
+from logo_bot.bot.see.screens import ScreenReader
+from logo_bot.bot.see.vision import Vision
+from logo_bot.bot.x11.keys import KeyDriver, KeyTiming
+from logo_bot.solvers.board import Board, Cell
 
 # A key's effect shows on screen no sooner than half a frame after it went down
 # (FUSE-FACTS.md: 5-22 ms at 200 %, 22-43 ms at 100 %): no look before that.

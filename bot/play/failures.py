@@ -10,13 +10,13 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from bot.errors import BotError, EmulatorError, GaveUp, LevelGone, MenuFailed
-from bot.fuse.session import Session
-from bot.play.env import EnvWrapper, LogoEnv, Observation
-from bot.play.progress import Progress
-from bot.play.recovery import Recovery
-from bot.play.run_report import LevelResult, RunReport
-from bot.see.annotate import save_annotated
+from logo_bot.bot.errors import BotError, EmulatorError, GaveUp, LevelGone, MenuFailed
+from logo_bot.bot.fuse.session import Session
+from logo_bot.bot.play.env import EnvWrapper, LogoEnv, Observation
+from logo_bot.bot.play.progress import Progress
+from logo_bot.bot.play.recovery import Recovery
+from logo_bot.bot.play.run_report import LevelResult, RunReport
+from logo_bot.bot.see.annotate import save_annotated
 
 log = logging.getLogger(__name__)
 

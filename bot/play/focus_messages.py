@@ -6,10 +6,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from bot.play.env import EnvWrapper, LogoEnv
-from bot.play.progress import Progress
-from bot.play.run_report import RunReport
-from bot.x11.focus import FocusPolicy
+from logo_bot.bot.play.env import EnvWrapper, LogoEnv
+from logo_bot.bot.play.progress import Progress
+from logo_bot.bot.play.run_report import RunReport
+from logo_bot.bot.x11.focus import FocusPolicy
 
 log = logging.getLogger(__name__)
 

@@ -30,10 +30,10 @@ from dataclasses import asdict, dataclass, field
 from itertools import pairwise
 from typing import Any, Protocol
 
-from bot.frames import FRAME_MS
-from bot.profile import Keys
-from bot.x11.keys import KeyTiming
-from solvers.board import Cell
+from logo_bot.bot.frames import FRAME_MS
+from logo_bot.bot.profile import Keys
+from logo_bot.bot.x11.keys import KeyTiming
+from logo_bot.solvers.board import Cell
 
 # frames held (and up): a quarter frame past one frame, where a game read every frame
 # passes once Fuse's lateness is covered (the margin then costs a quarter frame less at

@@ -17,8 +17,8 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bot.errors import MenuFailed, ProfileError, Unreadable
-from bot.frames import FPS
+from logo_bot.bot.errors import MenuFailed, ProfileError, Unreadable
+from logo_bot.bot.frames import FPS
 
 
 @dataclass(frozen=True)

@@ -12,11 +12,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from bot.play.codes import level_list
-from bot.profile import Profile
-from solvers.board import Board, Cell
-from solvers.order import Ordering, fewest_presses
-from solvers.planner import Unsolvable
+from logo_bot.bot.play.codes import level_list
+from logo_bot.bot.profile import Profile
+from logo_bot.solvers.board import Board, Cell
+from logo_bot.solvers.order import Ordering, fewest_presses
+from logo_bot.solvers.planner import Unsolvable
 
 
 @dataclass(frozen=True)

@@ -16,16 +16,16 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
 
-from bot import interrupts
-from bot.errors import LevelFailed, LevelGone, Unreadable
-from bot.play.env import EnvWrapper, Expectation, LogoEnv, Observation, StepResult
-from bot.play.plan_ahead import PlanAhead, plan_ahead
-from bot.profile import Keys, Profile
-from solvers.board import Board, Cell, act
-from solvers.cursor import alternating, moves, walk
-from solvers.order import Ordering, fewest_presses
-from solvers.planner import solve
-from solvers.resume import plan_from, resume
+from logo_bot.bot import interrupts
+from logo_bot.bot.errors import LevelFailed, LevelGone, Unreadable
+from logo_bot.bot.play.env import EnvWrapper, Expectation, LogoEnv, Observation, StepResult
+from logo_bot.bot.play.plan_ahead import PlanAhead, plan_ahead
+from logo_bot.bot.profile import Keys, Profile
+from logo_bot.solvers.board import Board, Cell, act
+from logo_bot.solvers.cursor import alternating, moves, walk
+from logo_bot.solvers.order import Ordering, fewest_presses
+from logo_bot.solvers.planner import solve
+from logo_bot.solvers.resume import plan_from, resume
 
 
 @dataclass

@@ -8,13 +8,13 @@ import logging
 import time
 from collections.abc import Sequence
 
-from bot import interrupts
-from bot.errors import Unreadable
-from bot.fuse.session import Session
-from bot.play.key_probe import KeyProbe, ProbeResult
-from bot.play.player import Player
-from bot.x11.keys import KeyTiming
-from solvers.board import Cell
+from logo_bot.bot import interrupts
+from logo_bot.bot.errors import Unreadable
+from logo_bot.bot.fuse.session import Session
+from logo_bot.bot.play.key_probe import KeyProbe, ProbeResult
+from logo_bot.bot.play.player import Player
+from logo_bot.bot.x11.keys import KeyTiming
+from logo_bot.solvers.board import Cell
 
 log = logging.getLogger(__name__)
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import logging
 
-from bot.errors import EmulatorError
-from bot.fuse.session import Session
-from bot.play.env import EnvWrapper, LogoEnv, Observation
-from bot.profile import Profile
+from logo_bot.bot.errors import EmulatorError
+from logo_bot.bot.fuse.session import Session
+from logo_bot.bot.play.env import EnvWrapper, LogoEnv, Observation
+from logo_bot.bot.profile import Profile
 
 log = logging.getLogger(__name__)
 

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bot import interrupts
-from bot.errors import Unreadable
-from bot.frames import FPS
-from bot.profile import Profile
+from logo_bot.bot import interrupts
+from logo_bot.bot.errors import Unreadable
+from logo_bot.bot.frames import FPS
+from logo_bot.bot.profile import Profile
 
 FLASH_FRAMES = 16  # the ULA swaps FLASH cells every 16 frames
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import time
 
-from bot.errors import MenuFailed
-from bot.fuse.session import Session
-from bot.play.entering import GameEntry
-from bot.play.env import EnvWrapper, LogoEnv
-from bot.play.progress import Progress
-from bot.play.recovery import Recovery
-from bot.play.run_report import RunReport
-from bot.profile import Profile
+from logo_bot.bot.errors import MenuFailed
+from logo_bot.bot.fuse.session import Session
+from logo_bot.bot.play.entering import GameEntry
+from logo_bot.bot.play.env import EnvWrapper, LogoEnv
+from logo_bot.bot.play.progress import Progress
+from logo_bot.bot.play.recovery import Recovery
+from logo_bot.bot.play.run_report import RunReport
+from logo_bot.bot.profile import Profile
 
 # screens the start sequence types into, or begins from
 START_SCREENS = ("title", "menu", "name_prompt", "code_prompt", "code_ok", "code_wrong")

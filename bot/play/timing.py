@@ -7,14 +7,14 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
-from bot.fuse.session import Session
-from bot.play.env import EnvWrapper, LogoEnv
-from bot.play.key_probe import KeyProbe
-from bot.play.player import LevelReport, Player
-from bot.play.probe_io import probe_keys
-from bot.play.run_report import RunReport
-from bot.play.speed import board_area, measure_speed
-from bot.profile import Profile
+from logo_bot.bot.fuse.session import Session
+from logo_bot.bot.play.env import EnvWrapper, LogoEnv
+from logo_bot.bot.play.key_probe import KeyProbe
+from logo_bot.bot.play.player import LevelReport, Player
+from logo_bot.bot.play.probe_io import probe_keys
+from logo_bot.bot.play.run_report import RunReport
+from logo_bot.bot.play.speed import board_area, measure_speed
+from logo_bot.bot.profile import Profile
 
 log = logging.getLogger(__name__)
 

@@ -25,22 +25,22 @@ import time
 from functools import partial
 from pathlib import Path
 
-from bot import interrupts
-from bot.errors import EmulatorError, LevelFailed, MenuFailed, Unreadable
-from bot.fuse.session import Session
-from bot.play.entering import GameEntry
-from bot.play.env import EnvWrapper, LogoEnv, Observation
-from bot.play.failures import Failures
-from bot.play.focus_messages import FocusMessages
-from bot.play.key_probe import KeyProbe
-from bot.play.plan_ahead import level_targets
-from bot.play.player import LevelReport, Player
-from bot.play.progress import Progress
-from bot.play.recovery import Recovery
-from bot.play.run_report import LevelResult, RunReport
-from bot.play.take_over import TakeOver
-from bot.play.timing import RunTiming
-from bot.profile import Profile
+from logo_bot.bot import interrupts
+from logo_bot.bot.errors import EmulatorError, LevelFailed, MenuFailed, Unreadable
+from logo_bot.bot.fuse.session import Session
+from logo_bot.bot.play.entering import GameEntry
+from logo_bot.bot.play.env import EnvWrapper, LogoEnv, Observation
+from logo_bot.bot.play.failures import Failures
+from logo_bot.bot.play.focus_messages import FocusMessages
+from logo_bot.bot.play.key_probe import KeyProbe
+from logo_bot.bot.play.plan_ahead import level_targets
+from logo_bot.bot.play.player import LevelReport, Player
+from logo_bot.bot.play.progress import Progress
+from logo_bot.bot.play.recovery import Recovery
+from logo_bot.bot.play.run_report import LevelResult, RunReport
+from logo_bot.bot.play.take_over import TakeOver
+from logo_bot.bot.play.timing import RunTiming
+from logo_bot.bot.profile import Profile
 
 __all__ = ["LevelResult", "RunReport", "Walkthrough"]
 

@@ -23,18 +23,18 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw
 
-from bot.errors import BotError
-from bot.frames import FPS
-from bot.play.env import Observation
-from bot.profile import Geometry
-from bot.recording.encode import Encoded
-from bot.recording.frame_match import place, signature
-from bot.recording.frame_store import FrameStore, Picture
-from bot.recording.movie import read_frames
-from bot.recording.recorder import readings
-from bot.recording.run_state import RunState
-from bot.recording.video import write_video
-from bot.see.annotate import ZOOM
+from logo_bot.bot.errors import BotError
+from logo_bot.bot.frames import FPS
+from logo_bot.bot.play.env import Observation
+from logo_bot.bot.profile import Geometry
+from logo_bot.bot.recording.encode import Encoded
+from logo_bot.bot.recording.frame_match import place, signature
+from logo_bot.bot.recording.frame_store import FrameStore, Picture
+from logo_bot.bot.recording.movie import read_frames
+from logo_bot.bot.recording.recorder import readings
+from logo_bot.bot.recording.run_state import RunState
+from logo_bot.bot.recording.video import write_video
+from logo_bot.bot.see.annotate import ZOOM
 
 log = logging.getLogger(__name__)
 BAR = 24  # pixels of text under the picture

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.frames import FPS, FRAME_MS
+from logo_bot.bot.frames import FPS, FRAME_MS
 
 log = logging.getLogger(__name__)
 RECOVERY_EVENTS = ("failure", "crash", "restart", "level_gone", "target_unsolvable")

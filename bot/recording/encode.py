@@ -15,15 +15,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot import interrupts
-from bot.errors import BotError, MovieError
-from bot.fuse.session import Segment
-from bot.recording.frame_match import signature
-from bot.recording.movie import read_frames
-from bot.recording.scan import LevelScanner, LevelSpan
-from bot.recording.video import VideoWriter, open_video
-from bot.see.vision import Vision
-from solvers.board import Board
+from logo_bot.bot import interrupts
+from logo_bot.bot.errors import BotError, MovieError
+from logo_bot.bot.fuse.session import Segment
+from logo_bot.bot.recording.frame_match import signature
+from logo_bot.bot.recording.movie import read_frames
+from logo_bot.bot.recording.scan import LevelScanner, LevelSpan
+from logo_bot.bot.recording.video import VideoWriter, open_video
+from logo_bot.bot.see.vision import Vision
+from logo_bot.solvers.board import Board
 
 log = logging.getLogger(__name__)
 CHECK_EVERY = 50  # frames between safe points (a few ms of work each time)

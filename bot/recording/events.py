@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
-from solvers.board import Board
+from logo_bot.solvers.board import Board
 
 
 def jsonable(value: Any) -> Any:

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.errors import UsageError
-from bot.installation import checkout_root
-from bot.recording.events import being_written
+from logo_bot.bot.errors import UsageError
+from logo_bot.bot.installation import checkout_root
+from logo_bot.bot.recording.events import being_written
 
 TIME_FORMAT = "%Y%m%dT%H%M%SZ"
 

@@ -18,8 +18,8 @@ from typing import BinaryIO
 
 import numpy as np
 
-from bot import processes
-from bot.errors import MovieError, installed
+from logo_bot.bot import processes
+from logo_bot.bot.errors import MovieError, installed
 
 
 @dataclass(frozen=True)

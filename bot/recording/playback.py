@@ -16,15 +16,15 @@ from pathlib import Path
 
 import numpy as np
 
-from bot import interrupts
-from bot.errors import EmulatorError, Unreadable
-from bot.frames import FPS
-from bot.fuse.emulator import OPENSE_ROM, Fuse, FuseConfig
-from bot.recording.movie import read_frames
-from bot.recording.rzx import frame_count
-from bot.see.vision import Vision
-from bot.x11.display import XServer
-from bot.x11.grab import open_grabber
+from logo_bot.bot import interrupts
+from logo_bot.bot.errors import EmulatorError, Unreadable
+from logo_bot.bot.frames import FPS
+from logo_bot.bot.fuse.emulator import OPENSE_ROM, Fuse, FuseConfig
+from logo_bot.bot.recording.movie import read_frames
+from logo_bot.bot.recording.rzx import frame_count
+from logo_bot.bot.see.vision import Vision
+from logo_bot.bot.x11.display import XServer
+from logo_bot.bot.x11.grab import open_grabber
 
 log = logging.getLogger(__name__)
 CHECK_EVERY = 50  # frames compared between safe points (``interrupts.check``)

@@ -16,11 +16,11 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from bot.play.env import EnvWrapper, Expectation, LogoEnv, Observation, Pressed, StepResult
-from bot.play.player import move_keys
-from bot.recording.run_state import RunLog
-from bot.see.annotate import save_annotated
-from bot.x11.keys import KeyTiming
+from logo_bot.bot.play.env import EnvWrapper, Expectation, LogoEnv, Observation, Pressed, StepResult
+from logo_bot.bot.play.player import move_keys
+from logo_bot.bot.recording.run_state import RunLog
+from logo_bot.bot.see.annotate import save_annotated
+from logo_bot.bot.x11.keys import KeyTiming
 
 READINGS = ("level_shown", "cursor", "board", "target", "screen")
 FAILURE_EVENTS = ("unreadable", "failure", "target_unsolvable", "correction", "level_gone")

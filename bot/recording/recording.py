@@ -27,22 +27,22 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from bot import interrupts
-from bot.errors import BotError
-from bot.frames import FPS
-from bot.fuse.session import Session, SessionOptions
-from bot.play.env import LogoEnv, Observation
-from bot.profile import Profile
-from bot.recording.chapters import Timeline, chapters, write_chapters
-from bot.recording.encode import Encoded, encode
-from bot.recording.events import EventLog, read_events
-from bot.recording.folder import RunFolder
-from bot.recording.recorder import Recorder
-from bot.recording.run_state import LevelStart, RecordOptions, RunState
-from bot.recording.screen_capture import ScreenCapture, grab_opener
-from bot.recording.summary import build_summary
-from bot.recording.unwritten import how_later, mark_unwritten, unfinished
-from bot.see.vision import Vision
+from logo_bot.bot import interrupts
+from logo_bot.bot.errors import BotError
+from logo_bot.bot.frames import FPS
+from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.play.env import LogoEnv, Observation
+from logo_bot.bot.profile import Profile
+from logo_bot.bot.recording.chapters import Timeline, chapters, write_chapters
+from logo_bot.bot.recording.encode import Encoded, encode
+from logo_bot.bot.recording.events import EventLog, read_events
+from logo_bot.bot.recording.folder import RunFolder
+from logo_bot.bot.recording.recorder import Recorder
+from logo_bot.bot.recording.run_state import LevelStart, RecordOptions, RunState
+from logo_bot.bot.recording.screen_capture import ScreenCapture, grab_opener
+from logo_bot.bot.recording.summary import build_summary
+from logo_bot.bot.recording.unwritten import how_later, mark_unwritten, unfinished
+from logo_bot.bot.see.vision import Vision
 
 log = logging.getLogger(__name__)
 
@@ -84,8 +84,8 @@ class Recording:
         self.capture_info: dict[str, Any] | None = None  # what rendering it said
         self.frames_seen = None
         if options.annotate:
-            from bot.recording.annotated_video import FramesSeen
-            from bot.recording.frame_store import FrameStore
+            from logo_bot.bot.recording.annotated_video import FramesSeen
+            from logo_bot.bot.recording.frame_store import FrameStore
 
             self.frames_seen = FramesSeen(FrameStore(folder.path / "frames.tmp"))
         self._log_level = logging.getLogger().level
@@ -390,7 +390,7 @@ class Recording:
     def _annotated(self, encoded: Encoded) -> dict[str, Any] | None:
         if self.frames_seen is None:
             return None
-        from bot.recording.annotated_video import render
+        from logo_bot.bot.recording.annotated_video import render
 
         return render(self.frames_seen, self.folder.annotated, self.state, encoded)
 
@@ -413,7 +413,7 @@ class Recording:
             content["video"]["chapters"] = 0 if failed else len(items)
         annotated = content.get("annotated")
         if annotated and annotated.get("path") and self.frames_seen is not None:
-            from bot.recording.annotated_video import segment_frames
+            from logo_bot.bot.recording.annotated_video import segment_frames
 
             timeline = Timeline.of_segments(segment_frames(self.state, self.frames_seen))
             items = chapters(timeline, levels, events)
@@ -422,7 +422,7 @@ class Recording:
 
     def _report(self, plots: bool = True) -> None:
         """report.html; a run is never lost over its page, so a failure is only logged."""
-        from bot.recording.report_page import write_report
+        from logo_bot.bot.recording.report_page import write_report
 
         if (
             interrupts.requested() is not None

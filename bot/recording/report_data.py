@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.frames import FPS
-from bot.recording.chapters import Timeline, level_frames
-from bot.recording.events import read_events
-from bot.recording.folder import RunFolder
-from bot.recording.unfinished import read_run
+from logo_bot.bot.frames import FPS
+from logo_bot.bot.recording.chapters import Timeline, level_frames
+from logo_bot.bot.recording.events import read_events
+from logo_bot.bot.recording.folder import RunFolder
+from logo_bot.bot.recording.unfinished import read_run
 
 REPLAY = "replay.mp4"  # what 'logo-bot replay RUN --headless' writes
 PICTURE_EVENTS = ("correction", "unreadable", "failure", "level_gone", "target_unsolvable")

@@ -16,10 +16,10 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from urllib.parse import quote
 
-from bot.play.progress import clock
-from bot.recording.folder import RunFolder
-from bot.recording.report_data import LevelRow, RunData, load
-from bot.recording.report_plots import keys_plot, seconds_plot
+from logo_bot.bot.play.progress import clock
+from logo_bot.bot.recording.folder import RunFolder
+from logo_bot.bot.recording.report_data import LevelRow, RunData, load
+from logo_bot.bot.recording.report_plots import keys_plot, seconds_plot
 
 log = logging.getLogger(__name__)
 REPORT = "report.html"

@@ -8,7 +8,7 @@ import io
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.recording.report_data import RunData, keys_over_time, moments
+from logo_bot.bot.recording.report_data import RunData, keys_over_time, moments
 
 STATUS_COLOURS = {"done": "#3a7d44", "failed": "#c0392b", "aborted": "#999999"}
 RUN_COLOURS = ("#1f5fa8", "#d9822b")

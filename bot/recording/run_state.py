@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from bot.fuse.session import Segment, Session, SessionOptions
-from bot.play.env import Observation
-from bot.profile import Profile
-from bot.recording.events import EventLog
-from bot.recording.folder import RunFolder
+from logo_bot.bot.fuse.session import Segment, Session, SessionOptions
+from logo_bot.bot.play.env import Observation
+from logo_bot.bot.profile import Profile
+from logo_bot.bot.recording.events import EventLog
+from logo_bot.bot.recording.folder import RunFolder
 
 
 @dataclass(frozen=True)

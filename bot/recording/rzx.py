@@ -17,7 +17,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.errors import RzxError
+from logo_bot.bot.errors import RzxError
 
 SNAPSHOT, INPUT = 0x30, 0x80
 COMPRESSED, ENCRYPTED = 2, 1

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bot.errors import Unreadable
-from bot.see.vision import Vision
-from solvers.board import Board
+from logo_bot.bot.errors import Unreadable
+from logo_bot.bot.see.vision import Vision
+from logo_bot.solvers.board import Board
 
 
 @dataclass

@@ -22,11 +22,11 @@ from typing import Any
 
 import numpy as np
 
-from bot.errors import BotError
-from bot.frames import FPS, FRAME_RATE
-from bot.recording.frame_store import FrameStore, Picture
-from bot.recording.video import write_video
-from bot.x11.grab import open_grabber
+from logo_bot.bot.errors import BotError
+from logo_bot.bot.frames import FPS, FRAME_RATE
+from logo_bot.bot.recording.frame_store import FrameStore, Picture
+from logo_bot.bot.recording.video import write_video
+from logo_bot.bot.x11.grab import open_grabber
 
 log = logging.getLogger(__name__)
 

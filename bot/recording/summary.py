@@ -9,16 +9,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bot.errors import RzxError
-from bot.frames import FPS
-from bot.fuse.session import SessionOptions
-from bot.profile import show_config
-from bot.recording import manifest
-from bot.recording.encode import Encoded
-from bot.recording.events import jsonable
-from bot.recording.run_state import RunState
-from bot.recording.rzx import frame_count
-from bot.recording.scan import LevelSpan
+from logo_bot.bot.errors import RzxError
+from logo_bot.bot.frames import FPS
+from logo_bot.bot.fuse.session import SessionOptions
+from logo_bot.bot.profile import show_config
+from logo_bot.bot.recording import manifest
+from logo_bot.bot.recording.encode import Encoded
+from logo_bot.bot.recording.events import jsonable
+from logo_bot.bot.recording.run_state import RunState
+from logo_bot.bot.recording.rzx import frame_count
+from logo_bot.bot.recording.scan import LevelSpan
 
 
 def iso(t: float) -> str:

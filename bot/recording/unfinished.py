@@ -9,9 +9,9 @@ from collections import Counter
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.recording.events import read_events
-from bot.recording.folder import RunFolder
-from bot.recording.summary import level_totals
+from logo_bot.bot.recording.events import read_events
+from logo_bot.bot.recording.folder import RunFolder
+from logo_bot.bot.recording.summary import level_totals
 
 KILLED = (
     "the bot ended without finishing its folder (SIGKILL, a crash or a power cut): "

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
-from bot import interrupts, processes
-from bot.errors import VideoError, installed
-from bot.frames import FRAME_RATE
-from bot.fuse.log_tail import log_tail
+from logo_bot.bot import interrupts, processes
+from logo_bot.bot.errors import VideoError, installed
+from logo_bot.bot.frames import FRAME_RATE
+from logo_bot.bot.fuse.log_tail import log_tail
 
 
 class VideoWriter:

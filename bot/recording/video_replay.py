@@ -11,8 +11,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from bot import interrupts, processes
-from bot.errors import InputError, UsageError, VideoError, installed
+from logo_bot.bot import interrupts, processes
+from logo_bot.bot.errors import InputError, UsageError, VideoError, installed
 
 EXACT = (
     "this run was attached to a Fuse the bot did not start, which recorded no input, so "

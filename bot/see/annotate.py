@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw
 
-from bot.errors import Unreadable
-from bot.see.vision import Vision
+from logo_bot.bot.errors import Unreadable
+from logo_bot.bot.see.vision import Vision
 
 ZOOM = 2  # annotated pictures are drawn at 2x of the 1x window, whatever the frame's scale
 OK, BAD, CURSOR, NOTE = (0, 255, 255), (255, 64, 64), (255, 255, 255), (255, 255, 0)

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bot.profile import Grid, Point
-from solvers.board import Cell
+from logo_bot.bot.profile import Grid, Point
+from logo_bot.solvers.board import Cell
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.errors import InputError
+from logo_bot.bot.errors import InputError
 
 Glyph = tuple[int, ...]  # 8 row bytes, top row first, bit 7 = leftmost pixel
 

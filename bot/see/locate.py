@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bot.errors import Unreadable
-from bot.profile import Profile
-from bot.see.vision import Vision
+from logo_bot.bot.errors import Unreadable
+from logo_bot.bot.profile import Profile
+from logo_bot.bot.see.vision import Vision
 
 
 @dataclass(frozen=True)

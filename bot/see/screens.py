@@ -6,9 +6,9 @@ from functools import cached_property
 
 import numpy as np
 
-from bot.errors import Unreadable
-from bot.profile import Profile, TextSpot
-from bot.see.text import TextReader, load_font
+from logo_bot.bot.errors import Unreadable
+from logo_bot.bot.profile import Profile, TextSpot
+from logo_bot.bot.see.text import TextReader, load_font
 
 
 class ScreenReader:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from bot.errors import Unreadable
-from bot.profile import Profile
-from bot.see.screens import ScreenReader
-from bot.see.vision import Vision
+from logo_bot.bot.errors import Unreadable
+from logo_bot.bot.profile import Profile
+from logo_bot.bot.see.screens import ScreenReader
+from logo_bot.bot.see.vision import Vision
 
 NOT_THE_GAME_HINT = (
     "give a picture of the Fuse window (or of a desktop with it) while the game shows a "

@@ -12,7 +12,7 @@ from typing import Protocol
 
 import numpy as np
 
-from bot.see.font import read_font
+from logo_bot.bot.see.font import read_font
 
 SCREEN = (32, 24)  # Spectrum screen offset in the Fuse window at 1x
 COLS, ROWS = 32, 24

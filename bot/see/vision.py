@@ -13,10 +13,10 @@ from functools import cached_property
 
 import numpy as np
 
-from bot.errors import Unreadable
-from bot.profile import Point, Profile
-from bot.see.cells import CellPixels
-from solvers.board import EMPTY, Board, Cell
+from logo_bot.bot.errors import Unreadable
+from logo_bot.bot.profile import Point, Profile
+from logo_bot.bot.see.cells import CellPixels
+from logo_bot.solvers.board import EMPTY, Board, Cell
 
 
 @dataclass(frozen=True)

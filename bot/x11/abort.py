@@ -24,10 +24,10 @@ from contextlib import contextmanager
 from Xlib import XK, X
 from Xlib.error import CatchError
 
-from bot import interrupts
-from bot.errors import DisplayError, UsageError
-from bot.x11.display import open_display
-from bot.x11.keys import KeyDriver
+from logo_bot.bot import interrupts
+from logo_bot.bot.errors import DisplayError, UsageError
+from logo_bot.bot.x11.display import open_display
+from logo_bot.bot.x11.keys import KeyDriver
 
 log = logging.getLogger(__name__)
 

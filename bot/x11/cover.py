@@ -9,8 +9,8 @@ from Xlib import X
 from Xlib.error import CatchError, XError
 from Xlib.protocol import event
 
-from bot.x11.display import open_display
-from bot.x11.window import Region, covering, top_level
+from logo_bot.bot.x11.display import open_display
+from logo_bot.bot.x11.window import Region, covering, top_level
 
 
 class CoverWatch:

@@ -20,9 +20,9 @@ from Xlib.error import DisplayError as XlibDisplayError
 from Xlib.error import XauthError
 from Xlib.protocol import event as xevent
 
-from bot import processes
-from bot.errors import DisplayError, installed
-from bot.x11.xwayland import (
+from logo_bot.bot import processes
+from logo_bot.bot.errors import DisplayError, installed
+from logo_bot.bot.x11.xwayland import (
     NO_X_DISPLAY_HINT,
     DisplayType,
     is_xwayland,

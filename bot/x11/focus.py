@@ -22,8 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bot import interrupts
-from bot.errors import EmulatorError, FocusLost
+from logo_bot.bot import interrupts
+from logo_bot.bot.errors import EmulatorError, FocusLost
 
 FocusListener = Callable[[str, dict[str, Any]], None]
 

@@ -14,13 +14,13 @@ import numpy as np
 from Xlib import X
 from Xlib.error import CatchError, ConnectionClosedError, XError
 
-from bot.errors import DisplayError, DisplayLost, EmulatorError
-from bot.x11.display import open_display
-from bot.x11.lost import LostDisplay
-from bot.x11.picture import Box, picture_box
-from bot.x11.shm import ShmImage, ShmUnavailable
-from bot.x11.window import Region, region_of
-from bot.x11.xwayland import is_xwayland, root_readable
+from logo_bot.bot.errors import DisplayError, DisplayLost, EmulatorError
+from logo_bot.bot.x11.display import open_display
+from logo_bot.bot.x11.lost import LostDisplay
+from logo_bot.bot.x11.picture import Box, picture_box
+from logo_bot.bot.x11.shm import ShmImage, ShmUnavailable
+from logo_bot.bot.x11.window import Region, region_of
+from logo_bot.bot.x11.xwayland import is_xwayland, root_readable
 
 Frame = np.ndarray  # (height, width, 3) uint8, RGB
 # X's 32-bit pixels are B G R X in memory: taking the three channels by index copies a

@@ -35,14 +35,14 @@ from Xlib import display as xdisplay
 from Xlib.error import CatchError, XError
 from Xlib.ext import xtest
 
-from bot import interrupts
-from bot.errors import DisplayError, FocusLost, ProfileError
-from bot.x11.cover import CoverWatch
-from bot.x11.display import open_display
-from bot.x11.focus import FocusPolicy
-from bot.x11.focus_ancestry import FocusAncestry
-from bot.x11.keyboard_grab import GrabWatch, server_grabbed
-from bot.x11.window import is_within
+from logo_bot.bot import interrupts
+from logo_bot.bot.errors import DisplayError, FocusLost, ProfileError
+from logo_bot.bot.x11.cover import CoverWatch
+from logo_bot.bot.x11.display import open_display
+from logo_bot.bot.x11.focus import FocusPolicy
+from logo_bot.bot.x11.focus_ancestry import FocusAncestry
+from logo_bot.bot.x11.keyboard_grab import GrabWatch, server_grabbed
+from logo_bot.bot.x11.window import is_within
 
 # Names the profiles use for keys that are not single characters.
 KEYSYM_NAMES = {

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 
-from bot.errors import DisplayError
-from bot.x11.focus import FocusPolicy
-from bot.x11.keys import DEFAULT_TIMING, KeyTiming, XTestKeys
+from logo_bot.bot.errors import DisplayError
+from logo_bot.bot.x11.focus import FocusPolicy
+from logo_bot.bot.x11.keys import DEFAULT_TIMING, KeyTiming, XTestKeys
 
 PYAUTOGUI_NAMES = {"enter": "enter", "return": "enter", "space": "space", "delete": "backspace"}
 

@@ -22,8 +22,8 @@ from collections.abc import Iterator
 
 from Xlib.error import ConnectionClosedError
 
-from bot.errors import DisplayLost
-from bot.x11.display import XServer, display_gone
+from logo_bot.bot.errors import DisplayLost
+from logo_bot.bot.x11.display import XServer, display_gone
 
 log = logging.getLogger(__name__)
 

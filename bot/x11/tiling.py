@@ -24,9 +24,9 @@ from typing import Any
 from Xlib import X
 from Xlib import display as xdisplay
 
-from bot import interrupts
-from bot.errors import Unreadable
-from bot.x11.display import open_display
+from logo_bot.bot import interrupts
+from logo_bot.bot.errors import Unreadable
+from logo_bot.bot.x11.display import open_display
 
 log = logging.getLogger(__name__)
 

@@ -12,8 +12,8 @@ import re
 
 from Xlib.error import XError
 
-from bot.x11.display import open_display
-from bot.x11.window import window_title
+from logo_bot.bot.x11.display import open_display
+from logo_bot.bot.x11.window import window_title
 
 SPEED = re.compile(r"(\d+(?:\.\d+)?)\s*%")
 

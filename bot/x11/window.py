@@ -11,7 +11,7 @@ from Xlib.error import XError
 from Xlib.ext import res
 from Xlib.protocol import request
 
-from bot.errors import DisplayError
+from logo_bot.bot.errors import DisplayError
 
 FUSE_CLASSES = ("fuse-sdl", "fuse-gtk")
 MIN_SIDE = 100  # fuse-gtk keeps an unmapped 10x10 client of its class: not the picture

@@ -22,7 +22,7 @@ from Xlib import X
 from Xlib import display as xdisplay
 from Xlib.protocol import event as xevent
 
-from bot.x11.keys import XTestKeys
+from logo_bot.bot.x11.keys import XTestKeys
 
 log = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ import pytest
 
 from benchmarks import corpus
 from benchmarks.peers import reference
-from solvers.board import Board, play
+from logo_bot.solvers.board import Board, play
 
 SMALL = corpus.Family("3x4", 3, 4, (6, 9))
 

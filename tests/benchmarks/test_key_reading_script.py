@@ -3,7 +3,7 @@
 import pytest
 
 from benchmarks import key_reading
-from bot.play.unattended import RunReport
+from logo_bot.bot.play.unattended import RunReport
 
 
 def test_the_shortest_safe_press_is_one_read_down_and_one_up():

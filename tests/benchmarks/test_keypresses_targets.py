@@ -5,7 +5,7 @@ from __future__ import annotations
 from benchmarks import corpus, targets
 from benchmarks.keypresses import reading_order
 from benchmarks.measure import Tally
-from solvers.board import Board, play
+from logo_bot.solvers.board import Board, play
 
 
 def test_reading_order_keeps_the_solution_and_reads_row_by_row():

@@ -7,7 +7,7 @@ import gc
 from benchmarks import measure as measure_module
 from benchmarks.measure import REPEATS, Answer, Contender, Tally, measure, timed
 from benchmarks.report import ms, ratio, spread, table
-from solvers.board import Board
+from logo_bot.solvers.board import Board
 
 SOLVABLE = Board.from_rows(["12"])  # plan: 1 2, then 1 1
 UNSOLVABLE = Board.from_rows(["11"])

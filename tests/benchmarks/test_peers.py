@@ -8,7 +8,7 @@ import random
 import pytest
 
 from benchmarks.peers import clingo_model, cpsat, reference
-from solvers.board import Board, Cell, play
+from logo_bot.solvers.board import Board, Cell, play
 
 
 def brute_force(target: Board) -> tuple[Cell, ...] | None:

@@ -9,18 +9,18 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from bot.installation import PACKAGES_ROOT as REPO_ROOT
+from logo_bot.bot.installation import PACKAGES_ROOT as REPO_ROOT
 
 
 @contextmanager
 def bot_process(
     args: list[str], watchdog_s: float = 120, env: dict[str, str] | None = None
 ) -> Iterator[subprocess.Popen]:
-    """Run ``python -m bot.cli ARGS`` with its standard error piped (text); a watchdog
+    """Run ``python -m logo_bot.bot.cli ARGS`` with its standard error piped (text); a watchdog
     kills it after ``watchdog_s`` seconds (a hung bot holding an X grab would hang the
     test), and it is killed on the way out if it is still running."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "bot.cli", *args],
+        [sys.executable, "-m", "logo_bot.bot.cli", *args],
         stderr=subprocess.PIPE,
         text=True,
         cwd=REPO_ROOT,

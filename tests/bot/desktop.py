@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from bot.x11.display import XServer, open_display
+from logo_bot.bot.x11.display import XServer, open_display
 
 WINDOW_MANAGERS = ("openbox", "icewm", "fluxbox", "i3")
 I3_DEFAULT_CONFIG = Path("/etc/i3/config")

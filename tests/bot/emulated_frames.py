@@ -21,7 +21,7 @@ import time
 from Xlib import X
 from Xlib.protocol import event
 
-from bot.x11.display import open_display
+from logo_bot.bot.x11.display import open_display
 
 TITLE_FRAMES = 50  # fuse-sdl re-sets its title once per emulated second
 PINGS_PER_FRAME = 2  # fuse-gtk: answered pings counted per frame (margin over 1.15)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from solvers.board import EMPTY, Board, Cell
+from logo_bot.solvers.board import EMPTY, Board, Cell
 
 BLACK = (0, 0, 0)
 BLUE = (0, 0, 192)

@@ -13,10 +13,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from bot.profile import Profile
-from bot.see.vision import Vision
-from bot.x11.keys import KeyDriver, KeyTiming
-from solvers.board import EMPTY, Board, act, undo
+from logo_bot.bot.profile import Profile
+from logo_bot.bot.see.vision import Vision
+from logo_bot.bot.x11.keys import KeyDriver, KeyTiming
+from logo_bot.solvers.board import EMPTY, Board, act, undo
 from tests.bot.fake_frames import draw
 
 

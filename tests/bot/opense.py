@@ -6,8 +6,8 @@ import time
 
 import numpy as np
 
-from bot.fuse.session import basic_ready
-from bot.x11.grab import Grabber
+from logo_bot.bot.fuse.session import basic_ready
+from logo_bot.bot.x11.grab import Grabber
 
 # OpenSE draws its copyright line ("(c) 1981 Nine Tiles Networks Ltd", bottom line) over
 # two frames; the whole line has this many black pixels at 1x (measured, Fuse 1.6 with

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-import bot
-from bot import frames
+from logo_bot import bot
+from logo_bot.bot import frames
 
 T_STATES = 69888  # per 48K frame (FUSE-FACTS.md §4)
 CLOCK_HZ = 3_500_000

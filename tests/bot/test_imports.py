@@ -7,7 +7,7 @@ import ast
 import re
 from pathlib import Path
 
-import bot
+from logo_bot import bot
 
 ROOT = Path(bot.__file__).resolve().parent
 # Each folder (or top-level module) of bot/ and the bot packages it may import.
@@ -32,7 +32,7 @@ FORBIDDEN_TOP = {"game", "faults", "tests", "benchmarks", "jsonschema"}
 
 
 def module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT.parent).with_suffix("").parts
+    parts = ("logo_bot", *path.relative_to(ROOT.parent).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
@@ -83,7 +83,9 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 
 def layer(name: str) -> str:
-    return name.split(".")[1] if "." in name else ""
+    """``x11`` for ``logo_bot.bot.x11.keys``; "" for the bot package itself."""
+    parts = name.split(".")
+    return parts[2] if len(parts) > 2 else ""
 
 
 def test_the_cycle_finder_finds_a_cycle():
@@ -102,7 +104,7 @@ def test_each_layer_imports_only_the_layers_below_it():
         if layer(name) in ALLOWED
         for target in targets
         if layer(target) != layer(name)
-        and target != "bot"
+        and target != "logo_bot.bot"
         and layer(target) not in ALLOWED[layer(name)]
     ]
     assert wrong == []
@@ -124,7 +126,7 @@ def test_each_folders_docstring_names_the_layers_it_may_import():
     assert {"recording", "commands"} <= set(folders)
     named = {
         folder: layers_named(
-            ast.get_docstring(ast.parse(MODULES[f"bot.{folder}"].read_text())) or ""
+            ast.get_docstring(ast.parse(MODULES[f"logo_bot.bot.{folder}"].read_text())) or ""
         )
         for folder in folders
     }
@@ -137,5 +139,31 @@ def test_nothing_shipped_imports_the_game_faults_or_tests():
         for name in MODULES
         for target in imports_of(name)
         if target.split(".")[0] in FORBIDDEN_TOP
+    ]
+    assert wrong == []
+
+
+def top_level_imports(path: Path) -> set[str]:
+    """The first part of every absolute import in the file at ``path``."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_the_projects_parts_are_imported_only_through_logo_bot():
+    """In a checkout ``bot`` is also importable on its own: a module that did so would be
+    a second copy of the one imported through logo_bot (and absent from the wheel)."""
+    repo = ROOT.parent
+    sources = [p for p in repo.rglob("*.py") if not {".venv", "build"} & set(p.parts)]
+    assert len(sources) > 300
+    wrong = [
+        f"{path.relative_to(repo)} imports {name}"
+        for path in sources
+        for name in top_level_imports(path)
+        if name in {"bot", "solvers", "calibration"}
     ]
     assert wrong == []

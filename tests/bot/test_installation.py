@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 import game
-from bot import installation
-from bot.installation import checkout_root, is_package_data, package_file, version
-from bot.profile import load_profile, resolve_path
-from bot.recording import folder
-from bot.recording.folder import default_root
+from logo_bot.bot import installation
+from logo_bot.bot.installation import checkout_root, is_package_data, package_file, version
+from logo_bot.bot.profile import load_profile, resolve_path
+from logo_bot.bot.recording import folder
+from logo_bot.bot.recording.folder import default_root
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -50,7 +50,7 @@ def test_profile_paths_resolve_to_package_data_the_checkout_or_absolute(monkeypa
     assert practice.font == package_file("calibration/practice/font.txt")
     assert resolve_path(str(tmp_path / "a.tap")) == tmp_path / "a.tap"
     assert resolve_path("mine/a.tap") == REPO / "mine/a.tap"
-    monkeypatch.setattr("bot.profile.checkout_root", lambda: None)
+    monkeypatch.setattr("logo_bot.bot.profile.checkout_root", lambda: None)
     monkeypatch.chdir(tmp_path)
     assert resolve_path("mine/a.tap") == tmp_path / "mine/a.tap", "installed: the current folder"
 
@@ -70,8 +70,8 @@ def test_runs_go_to_the_variable_then_the_checkout_then_the_user_data_folder(mon
 
 @pytest.mark.parametrize("option", ["--runs-dir", "--video-dir"])
 def test_runs_dir_and_its_old_name_video_dir(option, tmp_path):
-    from bot.commands import runs, walkthrough
-    from bot.commands.common import record_options
+    from logo_bot.bot.commands import runs, walkthrough
+    from logo_bot.bot.commands.common import record_options
 
     args = walkthrough.parser().parse_args([option, str(tmp_path)])
     assert record_options(args).root == tmp_path

@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from bot import interrupts
-from bot.interrupts import Stopped, Terminated
+from logo_bot.bot import interrupts
+from logo_bot.bot.interrupts import Stopped, Terminated
 
 
 @pytest.fixture(autouse=True)
@@ -99,8 +99,8 @@ def test_logo_bot_takes_each_signal_from_its_start_even_in_the_background(name):
     result = run_cli_python(
         f"""
         import os, signal, sys
-        import bot.commands.runs as runs
-        from bot import cli
+        import logo_bot.bot.commands.runs as runs
+        from logo_bot.bot import cli
         runs.main = lambda argv: os.kill(os.getpid(), signal.{name}) or 0
         sys.exit(cli.main(["runs"]))
         """
@@ -115,8 +115,8 @@ def test_under_nohup_a_sighup_leaves_the_command_running():
     result = run_cli_python(
         """
         import os, signal, sys
-        import bot.commands.runs as runs
-        from bot import cli
+        import logo_bot.bot.commands.runs as runs
+        from logo_bot.bot import cli
         runs.main = lambda argv: os.kill(os.getpid(), signal.SIGHUP) or 0
         sys.exit(cli.main(["runs"]))
         """,
@@ -134,11 +134,11 @@ def test_a_signal_while_the_command_is_imported_waits_for_the_import(name):
     result = run_cli_python(
         f"""
         import importlib, os, signal, sys, time
-        from bot import cli
+        from logo_bot.bot import cli
         real = importlib.import_module
 
         def import_module(name, *args):
-            if name == "bot.commands.runs":
+            if name == "logo_bot.bot.commands.runs":
                 os.kill(os.getpid(), signal.{name})
                 time.sleep(0.2)  # the signal thread records it meanwhile
             return real(name, *args)

@@ -3,7 +3,7 @@
 import ast
 from pathlib import Path
 
-import bot
+from logo_bot import bot
 
 ROOT = Path(bot.__file__).resolve().parent
 

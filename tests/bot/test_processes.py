@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot import processes
 from faults.kill_round import Proc, read_process, running
+from logo_bot.bot import processes
 
 
 def wait_ended(proc: Proc, seconds: float = 10) -> bool:
@@ -44,7 +44,7 @@ def test_a_child_gets_its_signal_when_the_bot_is_killed(death, nohup):
             textwrap.dedent(
                 f"""
                 import signal, sys, time
-                from bot import processes
+                from logo_bot.bot import processes
                 child = processes.start(["sleep", "600"], signal.{death})
                 print(child.pid, flush=True)
                 time.sleep(600)

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import ProfileError, UsageError
-from bot.frames import FRAME_MS
-from bot.profile import load_profile, show_config
-from calibration import profile_names
+from logo_bot.bot.errors import ProfileError, UsageError
+from logo_bot.bot.frames import FRAME_MS
+from logo_bot.bot.profile import load_profile, show_config
+from logo_bot.calibration import profile_names
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -96,7 +96,7 @@ def test_timing_picks_the_highest_listed_speed_not_above():
 
 
 def test_a_probed_timing_is_kept_as_a_profile_that_needs_no_probe(tmp_path):
-    from bot.profile import with_probed_timing
+    from logo_bot.bot.profile import with_probed_timing
 
     profile = load_profile("logo-part1")
     assert profile.timing.probe is True
@@ -116,7 +116,7 @@ def test_a_probed_timing_is_kept_as_a_profile_that_needs_no_probe(tmp_path):
 def test_repeat_frames_must_be_a_positive_number(tmp_path, value):
     import tomli_w
 
-    from bot.profile import load_raw
+    from logo_bot.bot.profile import load_raw
 
     data, _ = load_raw("practice")
     data["timing"]["repeat_delay_frames"] = value
@@ -150,7 +150,7 @@ def profile_file(tmp_path: Path, change) -> str:
     """The practice profile as a file, with ``change(data)`` made to it."""
     import tomli_w
 
-    from bot.profile import load_raw
+    from logo_bot.bot.profile import load_raw
 
     data, _ = load_raw("practice")
     change(data)

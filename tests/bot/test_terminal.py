@@ -14,7 +14,7 @@ import textwrap
 
 import pytest
 
-from bot.terminal import GuardedStream, guard_streams, is_terminal
+from logo_bot.bot.terminal import GuardedStream, guard_streams, is_terminal
 
 
 @pytest.fixture
@@ -97,7 +97,7 @@ def test_writes_to_a_terminal_that_hung_up_fail_neither_the_program_nor_its_exit
     exit does, on the text it still holds (exit 120)."""
     code = """
         import os, sys
-        from bot.terminal import guard_streams
+        from logo_bot.bot.terminal import guard_streams
         if sys.argv[2:] == ["guard"]:
             guard_streams()
         sys.stdout.write("held in the buffer, no newline")
@@ -139,7 +139,7 @@ def test_leave_terminal_sends_a_hung_up_terminal_to_devnull_and_leaves_a_pipe():
     terminal, read and write /dev/null; standard error, a pipe, is kept."""
     code = """
         import os, sys
-        from bot.terminal import leave_terminal
+        from logo_bot.bot.terminal import leave_terminal
         os.read(int(sys.argv[1]), 1)  # the terminal is closed meanwhile
         leave_terminal()
         print(os.readlink("/proc/self/fd/0"), os.readlink("/proc/self/fd/1"), file=sys.stderr)

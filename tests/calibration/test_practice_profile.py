@@ -1,9 +1,9 @@
 """The practice profile must say exactly what the practice game draws (game/layout.toml)."""
 
-from bot.profile import load_profile
-from bot.see.font import read_font
 from game.font import FONT_FILE, load_font
 from game.layout import load_layout
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.see.font import read_font
 
 PROFILE = load_profile("practice")
 LAYOUT = load_layout()

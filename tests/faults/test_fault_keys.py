@@ -3,9 +3,9 @@
 import time
 from collections import Counter
 
-from bot.x11.keys import KeyDriver, KeyTiming
 from faults.hog import CpuHog
 from faults.lossy_keys import FaultyKeys, KeyFaults
+from logo_bot.bot.x11.keys import KeyDriver, KeyTiming
 
 
 class Recording(KeyDriver):

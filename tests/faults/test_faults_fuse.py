@@ -7,17 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from bot.fuse.session import SessionOptions
-from bot.play.progress import Progress
-from bot.profile import load_profile
-from bot.recording.recording import RecordOptions
 from faults.chaos import FaultPlan
 from faults.folder_check import check_folder
 from faults.harness import play
 from faults.hog import CpuHog
 from faults.lossy_keys import KeyFaults
 from game import build
-from solvers.levels import load_level_list
+from logo_bot.bot.fuse.session import SessionOptions
+from logo_bot.bot.play.progress import Progress
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.recording.recording import RecordOptions
+from logo_bot.solvers.levels import load_level_list
 
 pytestmark = pytest.mark.fuse
 

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from bot.recording.folder import RunFolder
-from bot.recording.report_page import write_report
 from faults.folder_check import check_folder
+from logo_bot.bot.recording.folder import RunFolder
+from logo_bot.bot.recording.report_page import write_report
 from tests.bot.recording.run_folders import level, make_run
 
 FUSE_STARTED = {"event": "fuse_started", "frame": 0, "pid": 1, "display": ":1"}

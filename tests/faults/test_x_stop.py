@@ -18,9 +18,9 @@ PROGRAM = """
 import sys
 from Xlib import X
 from Xlib.ext import xtest
-from bot.x11.cover import CoverWatch
-from bot.x11.display import open_display
-from bot.x11.window import Region
+from logo_bot.bot.x11.cover import CoverWatch
+from logo_bot.bot.x11.display import open_display
+from logo_bot.bot.x11.window import Region
 
 dpy = open_display(sys.argv[1])
 window = dpy.screen().root.create_window(0, 0, 50, 50, 0, X.CopyFromParent)

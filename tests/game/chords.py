@@ -12,7 +12,7 @@ import time
 from Xlib import XK, X
 from Xlib.ext import xtest
 
-from bot.x11.display import open_display
+from logo_bot.bot.x11.display import open_display
 
 
 def chord(display: str, window_id: int, modifier: str, keys: list[str], gap_s: float = 0.15):

@@ -17,14 +17,14 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from bot.frames import FRAME_S
-from bot.fuse.session import Session, SessionOptions
-from bot.profile import load_profile
-from bot.x11.keys import KeyTiming
 from game.font import load_font
 from game.layout import Layout, Text, load_layout
 from game.leveldata import load_game_levels
-from solvers.board import Board, Cell
+from logo_bot.bot.frames import FRAME_S
+from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.x11.keys import KeyTiming
+from logo_bot.solvers.board import Board, Cell
 from tests.bot.emulated_frames import wait_emulated_frames
 
 PROFILE = load_profile("practice")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from solvers.board import Board, Cell, RuleError, undo
+from logo_bot.solvers.board import Board, Cell, RuleError, undo
 
 
 def plan_for(target: Board) -> list[Cell]:

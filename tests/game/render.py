@@ -12,10 +12,10 @@ from functools import cache
 
 import numpy as np
 
-from bot.profile import Profile
 from game.bitmaps import Bitmap
 from game.layout import COLOURS, Layout
-from solvers.board import EMPTY, Board, Cell
+from logo_bot.bot.profile import Profile
+from logo_bot.solvers.board import EMPTY, Board, Cell
 
 BORDER_X, BORDER_Y = 32, 24
 

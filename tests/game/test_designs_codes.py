@@ -8,7 +8,7 @@ import pytest
 
 from game.codes import make_codes
 from game.designs import DESIGNS_FILE, DesignError, load_designs, parse_designs
-from solvers.board import Board
+from logo_bot.solvers.board import Board
 
 PLUS = "6 10\n..........\n....X.....\n...XXX....\n....X.....\n..........\n..........\n"
 

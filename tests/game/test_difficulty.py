@@ -6,7 +6,7 @@ import math
 import random
 
 from game.difficulty import Difficulty, StoneSet, measure, pair_counts
-from solvers.board import Board, play
+from logo_bot.solvers.board import Board, play
 
 
 def test_published_level_1_gives_every_order_away():

@@ -4,7 +4,7 @@ Kempston joystick is chosen but there is no Kempston interface)."""
 
 import pytest
 
-from solvers.board import Board, act
+from logo_bot.solvers.board import Board, act
 
 from .chords import chord
 from .gamefuse import LAYOUT, Game

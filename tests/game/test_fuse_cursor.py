@@ -4,7 +4,7 @@ and the level marker during play and during the transition."""
 
 import pytest
 
-from solvers.board import Board, act
+from logo_bot.solvers.board import Board, act
 
 from .gamefuse import LAYOUT, LEVELS, PROFILE, Game
 

@@ -5,9 +5,9 @@ after its delay, and not before."""
 
 import pytest
 
-from bot.x11.keys import KeyTiming
 from game import build
 from game.keyreading import KeyReading
+from logo_bot.bot.x11.keys import KeyTiming
 
 from .gamefuse import Game
 

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from solvers.board import Board, act, play
+from logo_bot.solvers.board import Board, act, play
 
 from .gamefuse import LAYOUT, LEVELS, PROFILE, ROOMY, Game, level_seconds
 from .plans import plan_for

@@ -3,9 +3,9 @@ reaches the first level, or a code's level."""
 
 import pytest
 
-from bot.play.codes import code_table
-from bot.play.env import LogoEnv
-from bot.play.menus import MenuDriver, expand_steps
+from logo_bot.bot.play.codes import code_table
+from logo_bot.bot.play.env import LogoEnv
+from logo_bot.bot.play.menus import MenuDriver, expand_steps
 
 from .gamefuse import LAYOUT, LEVELS, PROFILE, Game
 

@@ -5,7 +5,7 @@ and running out of time shows TIME UP, then GAME OVER, then the title."""
 import pytest
 
 from game.layout import Text
-from solvers.board import Board, act
+from logo_bot.solvers.board import Board, act
 
 from .gamefuse import LAYOUT, PROFILE, Game, field, level_seconds, movie_frames, shows
 

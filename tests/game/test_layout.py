@@ -1,11 +1,11 @@
 import pytest
 
-from bot.profile import load_profile
 from game.bitmaps import load_bitmaps
 from game.build import TILES_FILE
 from game.layout import LAYOUT_FILE, SCREEN_COLS, LayoutError, load_layout
-from solvers.board import Board, act
-from solvers.levels import load_level_list
+from logo_bot.bot.profile import load_profile
+from logo_bot.solvers.board import Board, act
+from logo_bot.solvers.levels import load_level_list
 
 from .render import render
 
@@ -98,7 +98,7 @@ def test_attribute_bytes():
 def test_the_game_data_meets_the_section_2_pixel_rules_in_both_flash_phases():
     """Every cursor position, on an empty cell and on stones of each value, both phases:
     the bot's vision finds exactly that cursor, reads the board and the preview."""
-    from bot.see.vision import Vision
+    from logo_bot.bot.see.vision import Vision
 
     tiles = load_bitmaps(TILES_FILE)
     vision = Vision(PROFILE)

@@ -3,7 +3,7 @@ import re
 import pytest
 
 from game.leveldata import LevelDataError, code_levels, load_game_levels
-from solvers.board import Board
+from logo_bot.solvers.board import Board
 
 from .levelfiles import code_word, easy_levels, easy_levels_with
 

@@ -13,9 +13,9 @@ import pytest
 
 from game import make_levels
 from game.difficulty import measure
-from solvers import planner
-from solvers.board import Board, play
-from solvers.levels import load_level_list, parse_level
+from logo_bot.solvers import planner
+from logo_bot.solvers.board import Board, play
+from logo_bot.solvers.levels import load_level_list, parse_level
 
 LEVELS_FILE = make_levels.OUTPUT
 REPO = Path(make_levels.__file__).resolve().parents[1]

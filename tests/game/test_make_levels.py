@@ -5,7 +5,7 @@ from __future__ import annotations
 from game import make_levels
 from game.designs import Design, load_designs
 from game.difficulty import pair_counts
-from solvers import order
+from logo_bot.solvers import order
 
 DESIGNS = load_designs(make_levels.DESIGNS)
 

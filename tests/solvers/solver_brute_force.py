@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from solvers.board import Board, Cell, act, bump
+from logo_bot.solvers.board import Board, Cell, act, bump
 
 Orientation = frozenset[tuple[Cell, Cell]]
 

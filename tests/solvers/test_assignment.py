@@ -3,7 +3,7 @@ import itertools
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from solvers.assignment import INFINITE, Assignment
+from logo_bot.solvers.assignment import INFINITE, Assignment
 
 
 def cheapest(cost, rows, cols):

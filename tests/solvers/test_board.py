@@ -1,7 +1,7 @@
 import pytest
 
-from solvers.board import Board, RuleError, act, bump, play, undo
-from solvers.levels import parse_level
+from logo_bot.solvers.board import Board, RuleError, act, bump, play, undo
+from logo_bot.solvers.levels import parse_level
 
 LEVEL_1 = """6 10
 ..........

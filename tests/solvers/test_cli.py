@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from solvers.cli import main
-from solvers.levels import parse_level
-from solvers.planner import verify
+from logo_bot.solvers.cli import main
+from logo_bot.solvers.levels import parse_level
+from logo_bot.solvers.planner import verify
 
 LEVEL_1 = "6 10\n..........\n....2.....\n...212....\n....2.....\n..........\n..........\n"
 LEVEL_2 = "6 10\n..........\n.....1....\n....111...\n...11111..\n....111...\n.....1....\n"
@@ -177,7 +177,7 @@ def test_in_a_process_of_its_own_bad_input_is_the_message_alone(level_file):
     """What a user sees: exit status 2 and the one line, no traceback, nothing on stdout."""
     path = level_file("1 3\n.x.\n", "bad.txt")
     done = subprocess.run(
-        [sys.executable, "-m", "solvers.cli", path],
+        [sys.executable, "-m", "logo_bot.solvers.cli", path],
         cwd=ROOT, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert (done.returncode, done.stdout) == (2, "")

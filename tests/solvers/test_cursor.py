@@ -7,7 +7,7 @@ from itertools import pairwise
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solvers.cursor import alternating, moves, walk
+from logo_bot.solvers.cursor import alternating, moves, walk
 
 cells = st.tuples(st.integers(1, 6), st.integers(1, 10))
 

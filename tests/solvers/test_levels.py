@@ -1,6 +1,6 @@
 import pytest
 
-from solvers.levels import LevelFormatError, load_level_list, parse_level, parse_level_list
+from logo_bot.solvers.levels import LevelFormatError, load_level_list, parse_level, parse_level_list
 
 
 def error_of(text: str) -> LevelFormatError:

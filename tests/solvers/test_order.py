@@ -5,15 +5,15 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-import solvers.order as order
-from solvers.assignment import Assignment
-from solvers.board import Board, play
-from solvers.levels import load_level_list, parse_level
-from solvers.numbered import Numbered
-from solvers.order import fewest_presses, keys_for, presses_of
-from solvers.planner import Unsolvable, solutions, verify
-from solvers.precedence import ForwardRule, Orientations
-from solvers.sequence import (
+import logo_bot.solvers.order as order
+from logo_bot.solvers.assignment import Assignment
+from logo_bot.solvers.board import Board, play
+from logo_bot.solvers.levels import load_level_list, parse_level
+from logo_bot.solvers.numbered import Numbered
+from logo_bot.solvers.order import fewest_presses, keys_for, presses_of
+from logo_bot.solvers.planner import Unsolvable, solutions, verify
+from logo_bot.solvers.precedence import ForwardRule, Orientations
+from logo_bot.solvers.sequence import (
     BACKWARD,
     CLOCK_EVERY,
     FORWARD,
@@ -22,8 +22,8 @@ from solvers.sequence import (
     Prober,
     cost_matrix,
 )
-from solvers.stones import stone_graph
-from solvers.tour import Tour
+from logo_bot.solvers.stones import stone_graph
+from logo_bot.solvers.tour import Tour
 from tests.solvers.solver_brute_force import plans, presses
 
 LEVEL_1 = "6 10\n..........\n....2.....\n...212....\n....2.....\n..........\n..........\n"

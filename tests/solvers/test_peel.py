@@ -1,10 +1,10 @@
 from hypothesis import given, settings
 
-from solvers.board import Board
-from solvers.peel import Stalled, peel
-from solvers.planner import plan_order
-from solvers.propagation import BACK, FRONT, UNDECIDED, State, start
-from solvers.stones import shape, stone_graph
+from logo_bot.solvers.board import Board
+from logo_bot.solvers.peel import Stalled, peel
+from logo_bot.solvers.planner import plan_order
+from logo_bot.solvers.propagation import BACK, FRONT, UNDECIDED, State, start
+from logo_bot.solvers.stones import shape, stone_graph
 from tests.solvers.test_planner import TWO_WAYS, changed, played
 
 

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solvers.board import Board, play
-from solvers.levels import parse_level
-from solvers.planner import PlanError, count_solutions, solutions, solve, verify
+from logo_bot.solvers.board import Board, play
+from logo_bot.solvers.levels import parse_level
+from logo_bot.solvers.planner import PlanError, count_solutions, solutions, solve, verify
 from tests.solvers.solver_brute_force import orientation, orientations, plans
 
 LEVEL_1 = "6 10\n..........\n....2.....\n...212....\n....2.....\n..........\n..........\n"

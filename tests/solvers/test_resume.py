@@ -4,10 +4,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvers.board import Board, act, play, undo
-from solvers.levels import parse_level
-from solvers.planner import Unsolvable
-from solvers.resume import blocker, fewest_resets, plan_from, reachable, resume
+from logo_bot.solvers.board import Board, act, play, undo
+from logo_bot.solvers.levels import parse_level
+from logo_bot.solvers.planner import Unsolvable
+from logo_bot.solvers.resume import blocker, fewest_resets, plan_from, reachable, resume
 
 LEVEL_1 = "6 10\n..........\n....2.....\n...212....\n....2.....\n..........\n..........\n"
 LEVEL_1_PLAN = ((4, 5), (3, 6), (3, 4), (2, 5), (3, 5))

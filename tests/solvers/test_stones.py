@@ -1,8 +1,8 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvers.board import Board
-from solvers.stones import stone_graph
+from logo_bot.solvers.board import Board
+from logo_bot.solvers.stones import stone_graph
 
 
 @st.composite

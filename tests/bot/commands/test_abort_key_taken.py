@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from Xlib import XK, X
 
-from bot.x11.display import open_display
+from logo_bot.bot.x11.display import open_display
 from tests.bot.bot_process import bot_process
 
 

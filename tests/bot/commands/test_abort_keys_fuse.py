@@ -10,11 +10,11 @@ import pytest
 from Xlib import XK, X
 from Xlib.ext import xtest
 
-from bot.profile import load_profile
-from bot.see.vision import Vision
-from bot.x11.display import open_display
-from bot.x11.grab import open_grabber
-from bot.x11.window import fuse_windows
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.see.vision import Vision
+from logo_bot.bot.x11.display import open_display
+from logo_bot.bot.x11.grab import open_grabber
+from logo_bot.bot.x11.window import fuse_windows
 from tests.bot.bot_process import bot_process
 from tests.bot.play.test_attach_fuse import Person
 

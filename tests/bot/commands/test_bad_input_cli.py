@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bot.cli import main
 from faults.folder_check import check_folder
+from logo_bot.bot.cli import main
 
 GOOD = ["walkthrough", "--levels", "1", "--no-record"]
 ROOT = Path(__file__).resolve().parents[3]
@@ -62,7 +62,7 @@ def test_missing_rom(capsys, tmp_path):
 def test_in_a_process_of_its_own_bad_input_is_the_message_alone(tmp_path):
     """What a user sees: the exit status and the message, no traceback, nothing on stdout."""
     rom = tmp_path / "48.rom"
-    command = [sys.executable, "-m", "bot.cli", *GOOD, "--rom", str(rom)]
+    command = [sys.executable, "-m", "logo_bot.bot.cli", *GOOD, "--rom", str(rom)]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout) == (3, "")
     assert done.stderr == (

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from bot.cli import COMMANDS, main
-from bot.errors import exit_codes_help
-from solvers.board import Board
+from logo_bot.bot.cli import COMMANDS, main
+from logo_bot.bot.errors import exit_codes_help
+from logo_bot.solvers.board import Board
 from tests.bot.fake_frames import draw
 
 LEVEL_1 = Board.from_rows(
@@ -124,7 +124,7 @@ def test_in_a_process_of_its_own_bad_input_is_the_message_alone(tmp_path):
     """What a user sees: the exit status and the one line, no traceback, nothing on stdout."""
     png = tmp_path / "blank.png"
     Image.new("RGB", (100, 80)).save(png)
-    command = [sys.executable, "-m", "bot.cli", "show", "--screenshot", str(png)]
+    command = [sys.executable, "-m", "logo_bot.bot.cli", "show", "--screenshot", str(png)]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout) == (7, "")
     assert done.stderr == (
@@ -169,6 +169,6 @@ def test_every_command_that_starts_fuse_has_the_one_speed_range(tmp_path, capsys
 def test_the_focus_timeout_is_600_s_unless_the_bot_leaves_the_focus_to_you(
     given, take_focus, timeout
 ):
-    from bot.commands.common import focus_timeout
+    from logo_bot.bot.commands.common import focus_timeout
 
     assert focus_timeout(given, take_focus) == timeout

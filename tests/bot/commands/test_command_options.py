@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.commands import calibrate, replay, show
-from bot.profile import load_profile
+from logo_bot.bot.commands import calibrate, replay, show
+from logo_bot.bot.profile import load_profile
 
 PRACTICE = load_profile("practice")
 

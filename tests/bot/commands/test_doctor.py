@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
-from bot.commands import doctor, machine_checks
-from bot.commands.machine_checks import (
+from logo_bot.bot.cli import main
+from logo_bot.bot.commands import doctor, machine_checks
+from logo_bot.bot.commands.machine_checks import (
     ATTACHED,
     HEADLESS,
     LAUNCHED,
@@ -21,8 +21,8 @@ from bot.commands.machine_checks import (
     program,
     python_packages,
 )
-from bot.errors import BotError
-from bot.x11.display import XServer
+from logo_bot.bot.errors import BotError
+from logo_bot.bot.x11.display import XServer
 
 
 def fake_program(folder: Path, name: str, first_line: str) -> None:

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from bot.cli import main
-from bot.fuse.emulator import Fuse, FuseConfig
+from logo_bot.bot.cli import main
+from logo_bot.bot.fuse.emulator import Fuse, FuseConfig
 
 
 def doctor_on(display: str, monkeypatch, capsys) -> tuple[int, str]:

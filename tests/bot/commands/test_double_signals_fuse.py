@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.recording.events import read_events
 from faults import ROOT
 from faults.kill_round import Bot, RoundOptions
 from faults.stop_outcome import end_and_check
 from faults.x_stop import XStop, site_dir
+from logo_bot.bot.recording.events import read_events
 
 pytestmark = pytest.mark.fuse
 

@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-from bot.recording.events import read_events
 from faults.folder_check import check_folder
 from faults.thief import FocusThief
+from logo_bot.bot.recording.events import read_events
 from tests.bot.bot_process import bot_process
 
 pytestmark = pytest.mark.fuse

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.cli import main
-from bot.commands import fuse_window
-from bot.errors import DisplayError
+from logo_bot.bot.cli import main
+from logo_bot.bot.commands import fuse_window
+from logo_bot.bot.errors import DisplayError
 
 
 class NoDisplay:

@@ -34,9 +34,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.installation import PACKAGES_ROOT
-from bot.recording.events import read_events
 from faults.folder_check import check_folder
+from logo_bot.bot.installation import PACKAGES_ROOT
+from logo_bot.bot.recording.events import read_events
 from tests.bot.commands.test_signals_fuse import children_of, left_in, wait_all_ended
 from tests.bot.x11.test_display_lost_fuse import _running, fuse_pids
 
@@ -105,7 +105,7 @@ def bot_on_terminal(
     terminal = Terminal()
     args = ["walkthrough", "--levels", levels, *ARGS, "--runs-dir", str(root)]
     process = subprocess.Popen(
-        [sys.executable, "-m", "bot.cli", *args],
+        [sys.executable, "-m", "logo_bot.bot.cli", *args],
         stdin=terminal.follower,
         stdout=terminal.follower,
         stderr=terminal.follower,
@@ -185,7 +185,7 @@ def test_closing_the_terminal_of_a_shell_stops_its_job_once(tmp_path):
         preexec_fn=session_leader(False),
     )
     os.close(terminal.follower)
-    bot = [sys.executable, "-m", "bot.cli", "walkthrough", "--levels", "1-3", *ARGS]
+    bot = [sys.executable, "-m", "logo_bot.bot.cli", "walkthrough", "--levels", "1-3", *ARGS]
     line = [sys.executable, "-c", SHELL_JOB, str(status), *bot, "--runs-dir", str(root)]
     os.write(terminal.leader, (shlex.join(line) + "\n").encode())
     try:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.cli import main
-from bot.profile import load_profile
+from logo_bot.bot.cli import main
+from logo_bot.bot.profile import load_profile
 
 pytestmark = pytest.mark.fuse
 

@@ -6,10 +6,10 @@ import logging
 
 import pytest
 
-from bot.commands.replay import run_rom
-from bot.errors import InputError
-from bot.fuse.emulator import OPENSE_ROM
-from bot.recording.manifest import sha256
+from logo_bot.bot.commands.replay import run_rom
+from logo_bot.bot.errors import InputError
+from logo_bot.bot.fuse.emulator import OPENSE_ROM
+from logo_bot.bot.recording.manifest import sha256
 
 
 def recorded(path, digest) -> dict:

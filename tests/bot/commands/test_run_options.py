@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
-from bot.commands import walkthrough
-from bot.commands.common import Attach
-from bot.recording.recording import RecordOptions
+from logo_bot.bot.cli import main
+from logo_bot.bot.commands import walkthrough
+from logo_bot.bot.commands.common import Attach
+from logo_bot.bot.recording.recording import RecordOptions
 
 
 @pytest.fixture

@@ -13,17 +13,17 @@ from pathlib import Path
 
 import pytest
 
-from bot.commands import report, runs
-from bot.errors import UsageError
-from bot.recording.folder import RunFolder, find_run
-from bot.recording.unfinished import read_run
+from logo_bot.bot.commands import report, runs
+from logo_bot.bot.errors import UsageError
+from logo_bot.bot.recording.folder import RunFolder, find_run
+from logo_bot.bot.recording.unfinished import read_run
 from tests.bot.recording.run_folders import TARGET
 
 WRITER = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
-    from bot.recording.recording import Recording, RecordOptions
+    from logo_bot.bot.recording.recording import Recording, RecordOptions
 
     rec = Recording.start(RecordOptions(Path(sys.argv[1])), "walkthrough", ["logo-bot"], None)
     target = {target!r}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.cli import main
+from logo_bot.bot.cli import main
 
 
 @pytest.mark.parametrize(

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from bot.cli import main
-from bot.profile import load_profile
-from solvers.levels import load_level_list
+from logo_bot.bot.cli import main
+from logo_bot.bot.profile import load_profile
+from logo_bot.solvers.levels import load_level_list
 
 pytestmark = pytest.mark.fuse
 

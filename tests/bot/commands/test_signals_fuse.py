@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.fuse.homes import sweep_homes
-from bot.recording.events import read_events
 from faults.folder_check import check_folder
 from faults.kill_round import Proc, process_table, running
+from logo_bot.bot.fuse.homes import sweep_homes
+from logo_bot.bot.recording.events import read_events
 from tests.bot.bot_process import bot_process
 
 pytestmark = pytest.mark.fuse

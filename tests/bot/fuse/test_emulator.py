@@ -4,11 +4,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import DisplayError, EmulatorError, InputError
-from bot.fuse.attached import native_wayland_fuses, running_fuses
-from bot.fuse.emulator import Fuse, FuseConfig
-from bot.x11.display import open_display
-from bot.x11.window import find_fuse_window, window_pid, window_title
+from logo_bot.bot.errors import DisplayError, EmulatorError, InputError
+from logo_bot.bot.fuse.attached import native_wayland_fuses, running_fuses
+from logo_bot.bot.fuse.emulator import Fuse, FuseConfig
+from logo_bot.bot.x11.display import open_display
+from logo_bot.bot.x11.window import find_fuse_window, window_pid, window_title
 
 
 @pytest.mark.fuse
@@ -60,7 +60,7 @@ def test_a_fuse_that_does_not_quit_when_asked_is_killed_with_a_warning(
     warns that its files may be cut short, and says so in ``killed``."""
     config = FuseConfig(build=build, extra_args=("--confirm-actions",))
     fuse = Fuse.start(config, xserver.display)
-    with caplog.at_level(logging.WARNING, logger="bot.fuse.emulator"):
+    with caplog.at_level(logging.WARNING, logger="logo_bot.bot.fuse.emulator"):
         code = fuse.stop(timeout=1)
     assert code == -9 and fuse.killed
     assert f"Fuse (pid {fuse.pid}) did not quit within 1 s of" in caplog.text, caplog.text

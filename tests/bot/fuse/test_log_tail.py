@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.fuse.log_tail import log_tail
+from logo_bot.bot.fuse.log_tail import log_tail
 
 
 def test_the_last_three_lines_are_joined(tmp_path):

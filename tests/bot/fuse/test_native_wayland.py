@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.fuse.attached import native_wayland_fuses, running_fuses
+from logo_bot.bot.fuse.attached import native_wayland_fuses, running_fuses
 
 SESSION = "wayland-1"
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import logging
 
-from bot.fuse.session import SessionOptions, found_display, on_xwayland
-from bot.x11.display import XServer
-from bot.x11.xwayland import DisplayType
+from logo_bot.bot.fuse.session import SessionOptions, found_display, on_xwayland
+from logo_bot.bot.x11.display import XServer
+from logo_bot.bot.x11.xwayland import DisplayType
 
 
 def test_a_plain_x_server_keeps_taking_the_focus_back():

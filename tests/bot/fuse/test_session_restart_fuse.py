@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-from bot.errors import EmulatorError
-from bot.fuse import session as session_module
-from bot.fuse.session import Session, SessionOptions
-from bot.profile import load_profile
+from logo_bot.bot.errors import EmulatorError
+from logo_bot.bot.fuse import session as session_module
+from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.profile import load_profile
 
 pytestmark = pytest.mark.fuse
 

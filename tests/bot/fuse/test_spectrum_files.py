@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import InputError
-from bot.fuse.emulator import Fuse, FuseConfig
-from bot.fuse.spectrum_files import snapshot_problem, unpacked_size
+from logo_bot.bot.errors import InputError
+from logo_bot.bot.fuse.emulator import Fuse, FuseConfig
+from logo_bot.bot.fuse.spectrum_files import snapshot_problem, unpacked_size
 
 ROOT = Path(__file__).resolve().parents[3]
 PRACTICE = ROOT / "game" / "build" / "practice.z80"

@@ -2,11 +2,11 @@
 
 import pytest
 
-from bot import interrupts
-from bot.play import env as env_module
-from bot.play import player as player_module
-from bot.play.time_spent import IDLE
-from bot.x11 import keys as keys_module
+from logo_bot.bot import interrupts
+from logo_bot.bot.play import env as env_module
+from logo_bot.bot.play import player as player_module
+from logo_bot.bot.play.time_spent import IDLE
+from logo_bot.bot.x11 import keys as keys_module
 from tests.bot.fake_game import VirtualTime
 
 

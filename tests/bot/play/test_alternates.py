@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.play.env import LogoEnv
-from bot.play.player import LevelReport, Player
-from bot.profile import load_profile
-from bot.x11.keys import KeyTiming
+from logo_bot.bot.play.env import LogoEnv
+from logo_bot.bot.play.player import LevelReport, Player
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.x11.keys import KeyTiming
 from tests.bot.fake_game import FakeGame
 from tests.bot.play.test_player import LEVEL_1, LEVEL_2, LOOK_AFTER, PROFILE
 

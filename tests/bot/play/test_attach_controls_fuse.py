@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.recording.events import read_events
+from logo_bot.bot.recording.events import read_events
 from tests.bot.play.test_attach_fuse import LEVELS, PROFILE, Person, run_attached
 
 pytestmark = pytest.mark.fuse

@@ -19,19 +19,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bot.errors import Unreadable
-from bot.fuse.emulator import Fuse, FuseConfig
-from bot.profile import load_profile
-from bot.recording.chapters import read_chapters
-from bot.recording.events import read_events
-from bot.recording.video import probe
-from bot.see.vision import Vision
-from bot.x11.grab import open_grabber
-from bot.x11.keys import KeyTiming, XTestKeys
 from faults.folder_check import check_folder
-from solvers.board import Board, act, play
-from solvers.levels import load_level_list
-from solvers.order import fewest_presses
+from logo_bot.bot.errors import Unreadable
+from logo_bot.bot.fuse.emulator import Fuse, FuseConfig
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.recording.chapters import read_chapters
+from logo_bot.bot.recording.events import read_events
+from logo_bot.bot.recording.video import probe
+from logo_bot.bot.see.vision import Vision
+from logo_bot.bot.x11.grab import open_grabber
+from logo_bot.bot.x11.keys import KeyTiming, XTestKeys
+from logo_bot.solvers.board import Board, act, play
+from logo_bot.solvers.levels import load_level_list
+from logo_bot.solvers.order import fewest_presses
 from tests.bot.bot_process import bot_process
 from tests.bot.desktop import desktop
 from tests.game.gamefuse import LAYOUT, field, shows

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.recording.events import read_events
-from bot.recording.folder import list_runs
-from bot.x11.display import open_display
-from bot.x11.grab import open_grabber
-from bot.x11.window import find_fuse_window
 from faults.cover import CoverWindow
+from logo_bot.bot.recording.events import read_events
+from logo_bot.bot.recording.folder import list_runs
+from logo_bot.bot.x11.display import open_display
+from logo_bot.bot.x11.grab import open_grabber
+from logo_bot.bot.x11.window import find_fuse_window
 from tests.bot.bot_process import bot_process
 from tests.bot.desktop import desktop
 from tests.bot.recording.test_recording_fuse import check_schemas, check_video

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import io
 
-from bot.play.focus_messages import GRABBED, PAUSED, FocusMessages
-from bot.play.progress import Progress
-from bot.play.run_report import RunReport
-from bot.x11.focus import FocusPolicy
+from logo_bot.bot.play.focus_messages import GRABBED, PAUSED, FocusMessages
+from logo_bot.bot.play.progress import Progress
+from logo_bot.bot.play.run_report import RunReport
+from logo_bot.bot.x11.focus import FocusPolicy
 
 
 class Notes:

@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from bot.play.key_probe import KeyProbe, ProbeResult
-from bot.profile import Keys
-from bot.x11.keys import KeyTiming
+from logo_bot.bot.play.key_probe import KeyProbe, ProbeResult
+from logo_bot.bot.profile import Keys
+from logo_bot.bot.x11.keys import KeyTiming
 
 KEYS = Keys("q", "a", "o", "p", "space", "r", wrap=False)
 MOVES = {"q": (-1, 0), "a": (1, 0), "o": (0, -1), "p": (0, 1)}
@@ -221,9 +221,9 @@ def test_presses_going_wrong_in_play_lengthen_the_probed_timing_a_little():
     from collections import Counter
     from types import SimpleNamespace
 
-    from bot.play.env import LogoEnv
-    from bot.play.run_report import RunReport
-    from bot.play.timing import RunTiming
+    from logo_bot.bot.play.env import LogoEnv
+    from logo_bot.bot.play.run_report import RunReport
+    from logo_bot.bot.play.timing import RunTiming
 
     session = TimedSession()
     report = RunReport(1, 1)
@@ -254,7 +254,7 @@ def test_the_probe_budget_is_in_frames_so_it_ends_on_the_first_level_at_any_spee
     next level."""
     from types import SimpleNamespace
 
-    from bot.play.probe_io import probe_keys
+    from logo_bot.bot.play.probe_io import probe_keys
 
     notes: list[str] = []
     used: list[KeyTiming] = []

@@ -1,9 +1,9 @@
 import pytest
 
-from bot.errors import BotError, MenuFailed
-from bot.frames import FPS
-from bot.play.menus import MenuDriver, Step, expand_steps, flat_keys
-from bot.profile import load_profile
+from logo_bot.bot.errors import BotError, MenuFailed
+from logo_bot.bot.frames import FPS
+from logo_bot.bot.play.menus import MenuDriver, Step, expand_steps, flat_keys
+from logo_bot.bot.profile import load_profile
 from tests.bot.fake_menu import FakeMenu
 
 START = load_profile("practice").start

@@ -4,12 +4,12 @@ cell the plan starts from."""
 
 import pytest
 
-from bot.play import player as player_module
-from bot.play.env import LogoEnv
-from bot.play.plan_ahead import level_targets, plan_ahead
-from bot.play.player import Player
-from bot.profile import load_profile
-from solvers.board import Board
+from logo_bot.bot.play import player as player_module
+from logo_bot.bot.play.env import LogoEnv
+from logo_bot.bot.play.plan_ahead import level_targets, plan_ahead
+from logo_bot.bot.play.player import Player
+from logo_bot.bot.profile import load_profile
+from logo_bot.solvers.board import Board
 from tests.bot.fake_game import FakeGame
 
 PROFILE = load_profile("practice", ["timing.until_seen=false"])

@@ -6,11 +6,11 @@ from itertools import pairwise
 
 import pytest
 
-from bot.play.env import LogoEnv
-from bot.play.player import Player, move_keys
-from bot.profile import load_profile
-from bot.x11.keys import KeyTiming
-from solvers.board import Board
+from logo_bot.bot.play.env import LogoEnv
+from logo_bot.bot.play.player import Player, move_keys
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.x11.keys import KeyTiming
+from logo_bot.solvers.board import Board
 from tests.bot.fake_game import FakeGame
 
 PROFILE = load_profile("practice")
@@ -86,7 +86,7 @@ def test_lost_and_doubled_presses_are_corrected(seed, rollover):
 
 
 def test_a_level_that_leaves_the_screen_stops_the_player():
-    from bot.errors import LevelFailed
+    from logo_bot.bot.errors import LevelFailed
 
     game = FakeGame(PROFILE, LEVEL_2)
     player = Player(LogoEnv(game, poll_s=0.0), PROFILE, settle_frames=2)

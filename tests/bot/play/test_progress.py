@@ -7,11 +7,11 @@ import io
 
 import pytest
 
-from bot.play import progress as progress_module
-from bot.play.focus_messages import FocusMessages
-from bot.play.progress import Progress
-from bot.play.run_report import RunReport
-from bot.x11.focus import FocusPolicy
+from logo_bot.bot.play import progress as progress_module
+from logo_bot.bot.play.focus_messages import FocusMessages
+from logo_bot.bot.play.progress import Progress
+from logo_bot.bot.play.run_report import RunReport
+from logo_bot.bot.x11.focus import FocusPolicy
 from tests.bot.fake_game import VirtualTime
 
 

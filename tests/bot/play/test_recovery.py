@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from bot.errors import EmulatorError
-from bot.play.recovery import Recovery
-from bot.profile import load_profile
+from logo_bot.bot.errors import EmulatorError
+from logo_bot.bot.play.recovery import Recovery
+from logo_bot.bot.profile import load_profile
 
 PROFILE = load_profile("practice")
 

@@ -5,10 +5,10 @@ import itertools
 
 import pytest
 
-from bot.errors import Unreadable
-from bot.play.speed import board_area, measure_speed
-from bot.profile import load_profile
-from solvers.board import Board
+from logo_bot.bot.errors import Unreadable
+from logo_bot.bot.play.speed import board_area, measure_speed
+from logo_bot.bot.profile import load_profile
+from logo_bot.solvers.board import Board
 from tests.bot.fake_frames import draw
 
 PROFILE = load_profile("practice")

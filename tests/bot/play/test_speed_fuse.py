@@ -7,12 +7,12 @@ import re
 
 import pytest
 
-from bot.fuse.session import Session, SessionOptions
-from bot.play.env import LogoEnv
-from bot.play.speed import board_area, measure_speed
-from bot.play.unattended import Walkthrough
-from bot.profile import load_profile
-from bot.x11.display import open_display
+from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.play.env import LogoEnv
+from logo_bot.bot.play.speed import board_area, measure_speed
+from logo_bot.bot.play.unattended import Walkthrough
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.x11.display import open_display
 
 pytestmark = pytest.mark.fuse
 

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from bot.errors import GaveUp, LevelGone, MenuFailed, Unreadable
-from bot.play.progress import Progress
-from bot.play.time_spent import TimeSpent
-from bot.play.unattended import Walkthrough
-from bot.profile import load_profile
-from bot.x11.keys import KeyTiming
+from logo_bot.bot.errors import GaveUp, LevelGone, MenuFailed, Unreadable
+from logo_bot.bot.play.progress import Progress
+from logo_bot.bot.play.time_spent import TimeSpent
+from logo_bot.bot.play.unattended import Walkthrough
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.x11.keys import KeyTiming
 from tests.bot.fake_menu import FakeMenu, MenuObs, Result
 
 PROFILE = load_profile("practice")

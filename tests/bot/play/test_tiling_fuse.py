@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.recording.events import read_events
-from bot.x11.display import open_display
-from bot.x11.picture import window_size
-from bot.x11.tiling import float_window, ipc_socket
-from bot.x11.window import find_fuse_window
+from logo_bot.bot.recording.events import read_events
+from logo_bot.bot.x11.display import open_display
+from logo_bot.bot.x11.picture import window_size
+from logo_bot.bot.x11.tiling import float_window, ipc_socket
+from logo_bot.bot.x11.window import find_fuse_window
 from tests.bot.bot_process import bot_process
 from tests.bot.desktop import desktop
 from tests.bot.play.test_attach_fuse import LEVELS, Person, run_attached

@@ -4,10 +4,10 @@ import threading
 
 import pytest
 
-from bot.play.env import LogoEnv
-from bot.play.player import Player
-from bot.play.time_spent import IDLE, OUTSIDE, REST, TimeSpent
-from bot.profile import load_profile
+from logo_bot.bot.play.env import LogoEnv
+from logo_bot.bot.play.player import Player
+from logo_bot.bot.play.time_spent import IDLE, OUTSIDE, REST, TimeSpent
+from logo_bot.bot.profile import load_profile
 from tests.bot.fake_game import FakeGame
 from tests.bot.play.test_player import LEVEL_2
 

@@ -1,9 +1,9 @@
 """Keys held until the screen shows them (``timing.until_seen``), against fake games on
 virtual time: one that sees a key only at its own looks at the keys, now and then."""
 
-from bot.play.env import LogoEnv
-from bot.play.player import Player
-from bot.x11.keys import KeyTiming
+from logo_bot.bot.play.env import LogoEnv
+from logo_bot.bot.play.player import Player
+from logo_bot.bot.x11.keys import KeyTiming
 from tests.bot.fake_game import FakeGame, FakeKeys
 from tests.bot.play.test_player import LEVEL_2, LOOK_AFTER, PROFILE, CountingEnv
 

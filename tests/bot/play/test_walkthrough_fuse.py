@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from bot.fuse.session import Session, SessionOptions
-from bot.play.codes import code_table
-from bot.play.env import LogoEnv
-from bot.play.unattended import Walkthrough
-from bot.profile import load_profile
-from solvers.levels import load_level_list
+from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.play.codes import code_table
+from logo_bot.bot.play.env import LogoEnv
+from logo_bot.bot.play.unattended import Walkthrough
+from logo_bot.bot.profile import load_profile
+from logo_bot.solvers.levels import load_level_list
 
 pytestmark = pytest.mark.fuse
 

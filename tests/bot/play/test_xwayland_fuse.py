@@ -18,14 +18,14 @@ import numpy as np
 import pytest
 from Xlib.error import XError
 
-from bot import processes
-from bot.fuse.emulator import OPENSE_ROM
-from bot.recording.events import read_events
-from bot.x11.display import open_display
-from bot.x11.window import find_fuse_window
 from faults.folder_check import check_folder
 from faults.thief import FocusThief
 from faults.wayland import WaylandDesktop
+from logo_bot.bot import processes
+from logo_bot.bot.fuse.emulator import OPENSE_ROM
+from logo_bot.bot.recording.events import read_events
+from logo_bot.bot.x11.display import open_display
+from logo_bot.bot.x11.window import find_fuse_window
 from tests.bot.bot_process import bot_process
 from tests.bot.play.test_attach_fuse import LEVELS, Person
 
@@ -201,7 +201,7 @@ def test_a_native_wayland_fuse_is_refused_with_how_to_start_it(wayland, tmp_path
         assert "native Wayland window" in err and "GDK_BACKEND=x11 fuse-gtk" in err
         assert fuse.poll() is None, "the person's Fuse is left alone"
         # doctor names it too (issue 31: it said "none open")
-        doctor = [sys.executable, "-m", "bot.cli", "doctor"]
+        doctor = [sys.executable, "-m", "logo_bot.bot.cli", "doctor"]
         ran = subprocess.run(
             doctor, capture_output=True, text=True, env=session_env(wayland), timeout=60
         )

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from bot.recording.video import open_video
+from logo_bot.bot.recording.video import open_video
 
 NASTY = "<script>alert('x')</script> & \"quoted\""
 TARGET = ["..........", "....2.....", "...212....", "....2.....", "..........", ".........."]

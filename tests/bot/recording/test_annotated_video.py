@@ -7,18 +7,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bot.play.env import Observation
-from bot.profile import load_profile
-from bot.recording import annotated_video
-from bot.recording.annotated_video import FramesSeen, place_looks, render
-from bot.recording.encode import Encoded
-from bot.recording.events import EventLog
-from bot.recording.folder import RunFolder
-from bot.recording.frame_match import signature
-from bot.recording.frame_store import FrameStore
-from bot.recording.run_state import RecordOptions, RunState
-from bot.see.annotate import ZOOM
-from bot.see.vision import Vision
+from logo_bot.bot.play.env import Observation
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.recording import annotated_video
+from logo_bot.bot.recording.annotated_video import FramesSeen, place_looks, render
+from logo_bot.bot.recording.encode import Encoded
+from logo_bot.bot.recording.events import EventLog
+from logo_bot.bot.recording.folder import RunFolder
+from logo_bot.bot.recording.frame_match import signature
+from logo_bot.bot.recording.frame_store import FrameStore
+from logo_bot.bot.recording.run_state import RecordOptions, RunState
+from logo_bot.bot.see.annotate import ZOOM
+from logo_bot.bot.see.vision import Vision
 
 PROFILE = load_profile("practice")
 VISION = Vision(PROFILE)

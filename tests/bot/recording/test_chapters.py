@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.frames import FRAME_MS
-from bot.recording.chapters import (
+from logo_bot.bot.frames import FRAME_MS
+from logo_bot.bot.recording.chapters import (
     Chapter,
     Piece,
     Timeline,
@@ -14,7 +14,7 @@ from bot.recording.chapters import (
     read_chapters,
     write_chapters,
 )
-from bot.recording.video import open_video, probe
+from logo_bot.bot.recording.video import open_video, probe
 from tests.bot.recording.run_folders import level
 
 ENTER = {"event": "enter", "segment": 1, "frame": 33, "level": 1, "code": None}

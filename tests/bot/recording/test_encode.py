@@ -8,12 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bot.errors import MovieError, VideoError
-from bot.fuse.session import Segment
-from bot.profile import load_profile
-from bot.recording import encode as encode_module
-from bot.recording.encode import encode
-from bot.see.vision import Vision
+from logo_bot.bot.errors import MovieError, VideoError
+from logo_bot.bot.fuse.session import Segment
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.recording import encode as encode_module
+from logo_bot.bot.recording.encode import encode
+from logo_bot.bot.see.vision import Vision
 
 VISION = Vision(load_profile("practice"), 1)
 

@@ -7,10 +7,10 @@ from collections import Counter
 
 import pytest
 
-from bot.cli import main
-from bot.recording.events import read_events
-from bot.recording.folder import list_runs
-from bot.x11 import window_keys
+from logo_bot.bot.cli import main
+from logo_bot.bot.recording.events import read_events
+from logo_bot.bot.recording.folder import list_runs
+from logo_bot.bot.x11 import window_keys
 
 pytestmark = pytest.mark.fuse
 

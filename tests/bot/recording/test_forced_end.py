@@ -13,16 +13,16 @@ import textwrap
 import time
 from pathlib import Path
 
-from bot.recording.events import read_events
-from bot.recording.folder import RunFolder
 from faults.folder_check import check_folder
+from logo_bot.bot.recording.events import read_events
+from logo_bot.bot.recording.folder import RunFolder
 
 STUCK = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
-    from bot import interrupts
-    from bot.recording.recording import Recording, RecordOptions
+    from logo_bot.bot import interrupts
+    from logo_bot.bot.recording.recording import Recording, RecordOptions
 
     interrupts.install()
     rec = Recording.start(RecordOptions(Path(sys.argv[1])), "walkthrough", ["logo-bot"], None)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bot.recording.frame_match import place, signature
+from logo_bot.bot.recording.frame_match import place, signature
 
 
 def screen(number: int, white: tuple[int, int, int] = (255, 255, 255)) -> np.ndarray:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bot.recording.frame_store import FrameStore
+from logo_bot.bot.recording.frame_store import FrameStore
 
 
 def picture(number: int, shape: tuple[int, ...] = (6, 8, 3)) -> np.ndarray:

@@ -11,18 +11,18 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from bot import interrupts
-from bot.fuse.session import Segment, SessionOptions
-from bot.interrupts import Stopped, Terminated
-from bot.play.unattended import RunReport
-from bot.profile import load_profile
-from bot.recording import encode as encode_module
-from bot.recording import video as video_module
-from bot.recording.encode import Encoded
-from bot.recording.events import read_events
-from bot.recording.recording import Recording, RecordOptions
-from bot.see.vision import Vision
 from faults.folder_check import check_folder
+from logo_bot.bot import interrupts
+from logo_bot.bot.fuse.session import Segment, SessionOptions
+from logo_bot.bot.interrupts import Stopped, Terminated
+from logo_bot.bot.play.unattended import RunReport
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.recording import encode as encode_module
+from logo_bot.bot.recording import video as video_module
+from logo_bot.bot.recording.encode import Encoded
+from logo_bot.bot.recording.events import read_events
+from logo_bot.bot.recording.recording import Recording, RecordOptions
+from logo_bot.bot.see.vision import Vision
 
 PROFILE = load_profile("practice")
 

@@ -1,6 +1,6 @@
 """run.json's versions: a tool that fails to say its version has none."""
 
-from bot.recording import manifest
+from logo_bot.bot.recording import manifest
 
 
 def test_a_tool_that_fails_reports_no_version(tmp_path, monkeypatch):

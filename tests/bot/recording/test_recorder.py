@@ -7,13 +7,13 @@ import json
 
 from PIL import Image
 
-from bot.play.env import LogoEnv
-from bot.play.player import Player
-from bot.play.unattended import LevelResult, RunReport
-from bot.profile import load_profile
-from bot.recording.events import read_events
-from bot.recording.recording import Recording, RecordOptions
-from solvers.board import Board
+from logo_bot.bot.play.env import LogoEnv
+from logo_bot.bot.play.player import Player
+from logo_bot.bot.play.unattended import LevelResult, RunReport
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.recording.events import read_events
+from logo_bot.bot.recording.recording import Recording, RecordOptions
+from logo_bot.solvers.board import Board
 from tests.bot.fake_game import FakeGame
 
 PROFILE = load_profile("practice")

@@ -13,12 +13,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bot.errors import RzxError, UsageError
-from bot.recording.events import EventLog, jsonable, read_events
-from bot.recording.folder import RunFolder, find_run, list_runs
-from bot.recording.movie import avi_frames
-from bot.recording.rzx import frame_count, read_blocks, truncate
-from solvers.board import Board
+from logo_bot.bot.errors import RzxError, UsageError
+from logo_bot.bot.recording.events import EventLog, jsonable, read_events
+from logo_bot.bot.recording.folder import RunFolder, find_run, list_runs
+from logo_bot.bot.recording.movie import avi_frames
+from logo_bot.bot.recording.rzx import frame_count, read_blocks, truncate
+from logo_bot.solvers.board import Board
 
 
 def rzx_bytes(blocks_of_frames: list[list[bytes]], compressed: bool = True) -> bytes:
@@ -187,7 +187,7 @@ def test_rzx_padding_repeats_the_last_frame_input(tmp_path):
 
 @pytest.mark.parametrize("command", ["replay", "runs", "walkthrough", "level"])
 def test_help_of_the_recording_commands(command, capsys):
-    from bot.cli import main
+    from logo_bot.bot.cli import main
 
     with pytest.raises(SystemExit) as done:
         main([command, "--help"])
@@ -196,7 +196,7 @@ def test_help_of_the_recording_commands(command, capsys):
 
 
 def test_runs_on_an_empty_or_missing_folder(tmp_path, capsys):
-    from bot.cli import main
+    from logo_bot.bot.cli import main
 
     assert main(["runs", "--video-dir", str(tmp_path)]) == 0
     assert "no recorded runs" in capsys.readouterr().out

@@ -16,18 +16,18 @@ import numpy as np
 import pytest
 
 from benchmarks import pace
-from bot.cli import main
-from bot.fuse.session import Session, SessionOptions
-from bot.installation import PACKAGES_ROOT as REPO_ROOT
-from bot.play.env import LogoEnv
-from bot.profile import load_profile
-from bot.recording.chapters import read_chapters
-from bot.recording.events import read_events
-from bot.recording.folder import list_runs
-from bot.recording.recording import Recording, RecordOptions
-from bot.recording.rzx import frame_count
-from bot.recording.video import probe
-from solvers.levels import load_level_list
+from logo_bot.bot.cli import main
+from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.installation import PACKAGES_ROOT as REPO_ROOT
+from logo_bot.bot.play.env import LogoEnv
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.recording.chapters import read_chapters
+from logo_bot.bot.recording.events import read_events
+from logo_bot.bot.recording.folder import list_runs
+from logo_bot.bot.recording.recording import Recording, RecordOptions
+from logo_bot.bot.recording.rzx import frame_count
+from logo_bot.bot.recording.video import probe
+from logo_bot.solvers.levels import load_level_list
 from tests.bot.bot_process import bot_process
 from tests.bot.emulated_frames import wait_emulated_frames
 

@@ -11,11 +11,11 @@ import time
 import numpy as np
 import pytest
 
-from bot import interrupts, processes
-from bot.interrupts import Stopped, Terminated
-from bot.profile import load_profile
-from bot.recording import playback, video_replay
-from bot.see.vision import Vision
+from logo_bot.bot import interrupts, processes
+from logo_bot.bot.interrupts import Stopped, Terminated
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.recording import playback, video_replay
+from logo_bot.bot.see.vision import Vision
 
 
 def stop_in(seconds: float) -> None:

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from bot.frames import FPS  # Fuse's frame rate, which the video keeps
-from bot.recording.chapters import read_chapters
-from bot.recording.folder import list_runs
+from logo_bot.bot.frames import FPS  # Fuse's frame rate, which the video keeps
+from logo_bot.bot.recording.chapters import read_chapters
+from logo_bot.bot.recording.folder import list_runs
 from tests.bot.bot_process import bot_process
 from tests.bot.recording.chromium import Chromium, find_chromium
 

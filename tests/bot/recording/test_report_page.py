@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
-from bot.recording.folder import RunFolder
-from bot.recording.report_data import keys_over_time, load, moments
-from bot.recording.report_page import write_compare, write_report
-from bot.recording.report_plots import keys_plot, seconds_plot
+from logo_bot.bot.cli import main
+from logo_bot.bot.recording.folder import RunFolder
+from logo_bot.bot.recording.report_data import keys_over_time, load, moments
+from logo_bot.bot.recording.report_page import write_compare, write_report
+from logo_bot.bot.recording.report_plots import keys_plot, seconds_plot
 from tests.bot.recording.run_folders import NASTY, TARGET, level, make_run
 
 

@@ -15,9 +15,9 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from bot.recording import screen_capture
-from bot.recording.screen_capture import Clock, ScreenCapture
-from bot.recording.video import probe
+from logo_bot.bot.recording import screen_capture
+from logo_bot.bot.recording.screen_capture import Clock, ScreenCapture
+from logo_bot.bot.recording.video import probe
 
 
 class FakeClock(Clock):

@@ -9,13 +9,13 @@ import shutil
 import numpy as np
 import pytest
 
-from bot.frames import FRAME_RATE
-from bot.profile import load_profile
-from bot.recording.playback import finished_dialog
-from bot.recording.scan import LevelScanner
-from bot.recording.video import FfmpegWriter, OpenCvWriter, open_video, probe
-from bot.see.vision import Vision
-from solvers.board import Board
+from logo_bot.bot.frames import FRAME_RATE
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.recording.playback import finished_dialog
+from logo_bot.bot.recording.scan import LevelScanner
+from logo_bot.bot.recording.video import FfmpegWriter, OpenCvWriter, open_video, probe
+from logo_bot.bot.see.vision import Vision
+from logo_bot.solvers.board import Board
 from tests.bot.fake_frames import draw
 
 PROFILE = load_profile("practice")
@@ -66,7 +66,7 @@ def test_opencv_writes_the_video_when_ffmpeg_is_not_on_path(tmp_path, monkeypatc
 
 @pytest.mark.ffmpeg
 def test_writer_refuses_a_frame_of_another_size(tmp_path):
-    from bot.errors import VideoError
+    from logo_bot.bot.errors import VideoError
 
     with open_video(tmp_path / "v.mp4", (320, 240)) as writer:
         with pytest.raises(VideoError, match="320x240"):
@@ -76,7 +76,7 @@ def test_writer_refuses_a_frame_of_another_size(tmp_path):
 
 @pytest.mark.ffmpeg
 def test_an_ffmpeg_failure_quotes_the_end_of_its_log(tmp_path):
-    from bot.errors import VideoError
+    from logo_bot.bot.errors import VideoError
 
     (tmp_path / "v.mp4").mkdir()  # ffmpeg cannot write a video over a folder
     writer = FfmpegWriter(tmp_path / "v.mp4", (320, 240), FRAME_RATE)

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from bot.errors import Unreadable
-from bot.profile import Grid
-from bot.see.vision import Vision
-from solvers.board import EMPTY, Board, Cell
+from logo_bot.bot.errors import Unreadable
+from logo_bot.bot.profile import Grid
+from logo_bot.bot.see.vision import Vision
+from logo_bot.solvers.board import EMPTY, Board, Cell
 
 
 class Palette:

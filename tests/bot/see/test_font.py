@@ -2,8 +2,8 @@
 
 import pytest
 
-from bot.errors import InputError
-from bot.see.font import read_font
+from logo_bot.bot.errors import InputError
+from logo_bot.bot.see.font import read_font
 
 A = "[A]\n..##....\n.#..#...\n#....#..\n######..\n#....#..\n#....#..\n........\n........\n"
 SPACE = "[ ]\n" + "........\n" * 8

@@ -2,12 +2,12 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from bot.errors import Unreadable
-from bot.profile import load_profile
-from bot.see.annotate import annotate
-from bot.see.locate import locate
-from bot.see.vision import Vision
-from solvers.board import Board, play
+from logo_bot.bot.errors import Unreadable
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.see.annotate import annotate
+from logo_bot.bot.see.locate import locate
+from logo_bot.bot.see.vision import Vision
+from logo_bot.solvers.board import Board, play
 from tests.bot.fake_frames import draw
 
 PROFILE = load_profile("practice")

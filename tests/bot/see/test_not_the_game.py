@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bot.errors import LevelFailed
-from bot.play.env import LogoEnv
-from bot.play.player import Player
-from bot.profile import load_profile
-from bot.see.vision import Vision
-from solvers.board import Board
+from logo_bot.bot.errors import LevelFailed
+from logo_bot.bot.play.env import LogoEnv
+from logo_bot.bot.play.player import Player
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.see.vision import Vision
+from logo_bot.solvers.board import Board
 from tests.bot.fake_frames import WHITE, draw
 from tests.bot.fake_game import FakeGame, FakeKeys
 

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from bot.errors import Unreadable
-from bot.profile import load_profile
-from bot.see.shown import what_is_shown
-from solvers.board import Board
+from logo_bot.bot.errors import Unreadable
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.see.shown import what_is_shown
+from logo_bot.solvers.board import Board
 from tests.bot.fake_frames import WHITE, draw
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

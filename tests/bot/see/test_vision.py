@@ -1,10 +1,10 @@
 import numpy as np
 import pytest
 
-from bot.errors import Unreadable
-from bot.profile import load_profile
-from bot.see.vision import Vision, detect_scale
-from solvers.board import Board, play
+from logo_bot.bot.errors import Unreadable
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.see.vision import Vision, detect_scale
+from logo_bot.solvers.board import Board, play
 from tests.bot.fake_frames import draw
 
 PROFILE = load_profile("practice")

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from bot.errors import Unreadable
-from bot.profile import load_profile
-from bot.see.locate import locate
-from bot.see.screens import ScreenReader
-from bot.see.vision import Vision, detect_scale
+from logo_bot.bot.errors import Unreadable
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.see.locate import locate
+from logo_bot.bot.see.screens import ScreenReader
+from logo_bot.bot.see.vision import Vision, detect_scale
 
 HERE = Path(__file__).resolve().parent / "fixtures"
 EXPECTED = json.loads((HERE / "expected.json").read_text())

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from bot.errors import Unreadable
-from bot.profile import load_profile
-from bot.see.vision import Vision
-from solvers.board import Board
+from logo_bot.bot.errors import Unreadable
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.see.vision import Vision
+from logo_bot.solvers.board import Board
 from tests.bot import fake_frames
 from tests.bot.see import per_cell
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from bot.errors import UsageError
-from bot.x11.abort import check_abort_key
+from logo_bot.bot.errors import UsageError
+from logo_bot.bot.x11.abort import check_abort_key
 
 GAME = {"q", "a", "o", "p", "space", "r", "enter"}
 

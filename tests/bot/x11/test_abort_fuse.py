@@ -18,10 +18,10 @@ import pytest
 from Xlib import XK, X
 from Xlib.ext import xtest
 
-from bot.recording.events import read_events
-from bot.recording.rzx import frame_count
-from bot.x11.display import open_display
 from faults.folder_check import check_folder
+from logo_bot.bot.recording.events import read_events
+from logo_bot.bot.recording.rzx import frame_count
+from logo_bot.bot.x11.display import open_display
 from tests.bot.bot_process import bot_process
 from tests.keys_down import keycodes_down
 

@@ -11,11 +11,11 @@ from collections.abc import Iterator
 import pytest
 from Xlib import X
 
-from bot.errors import FocusLost
-from bot.x11 import keys as keys_module
-from bot.x11.display import XServer, open_display
-from bot.x11.focus import FocusPolicy
-from bot.x11.keys import KeyTiming, XTestKeys
+from logo_bot.bot.errors import FocusLost
+from logo_bot.bot.x11 import keys as keys_module
+from logo_bot.bot.x11.display import XServer, open_display
+from logo_bot.bot.x11.focus import FocusPolicy
+from logo_bot.bot.x11.keys import KeyTiming, XTestKeys
 
 pytestmark = pytest.mark.xserver
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.errors import DisplayError
-from bot.x11.display import open_display
-from bot.x11.window import choose_window
 from faults.thief import FocusThief
+from logo_bot.bot.errors import DisplayError
+from logo_bot.bot.x11.display import open_display
+from logo_bot.bot.x11.window import choose_window
 
 
 def test_another_programs_window_is_never_chosen_by_title_or_id(xserver, tmp_path):

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.x11.cover import CoverWatch
-from bot.x11.grab import MssGrabber, XlibGrabber
-from bot.x11.window import Region
 from faults.cover import CoverWindow
+from logo_bot.bot.x11.cover import CoverWatch
+from logo_bot.bot.x11.grab import MssGrabber, XlibGrabber
+from logo_bot.bot.x11.window import Region
 
 AREA = Region(0, 0, 320, 240)
 

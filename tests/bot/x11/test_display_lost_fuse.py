@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.recording.events import read_events
-from bot.x11.display import XServer
 from faults.folder_check import check_folder
+from logo_bot.bot.recording.events import read_events
+from logo_bot.bot.x11.display import XServer
 from tests.bot.bot_process import bot_process
 from tests.bot.commands.test_signals_fuse import (
     children_of,

@@ -5,8 +5,8 @@ import time
 
 import pytest
 
-from bot.errors import EmulatorError, FocusLost
-from bot.x11.focus import FocusPolicy
+from logo_bot.bot.errors import EmulatorError, FocusLost
+from logo_bot.bot.x11.focus import FocusPolicy
 
 
 class Window:

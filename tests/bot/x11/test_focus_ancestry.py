@@ -8,9 +8,9 @@ from collections.abc import Iterator
 import pytest
 from Xlib import X
 
-from bot.x11.display import XServer, open_display
-from bot.x11.focus_ancestry import FocusAncestry
-from bot.x11.keyboard_grab import GrabWatch
+from logo_bot.bot.x11.display import XServer, open_display
+from logo_bot.bot.x11.focus_ancestry import FocusAncestry
+from logo_bot.bot.x11.keyboard_grab import GrabWatch
 
 pytestmark = pytest.mark.xserver
 

@@ -12,16 +12,16 @@ import pytest
 from Xlib import X
 from Xlib.ext import xtest
 
-from bot.errors import FocusLost
-from bot.fuse.emulator import Fuse, FuseConfig
-from bot.fuse.session import Session, SessionOptions
-from bot.play.env import LogoEnv
-from bot.profile import load_profile
-from bot.x11.display import open_display
-from bot.x11.focus import FocusPolicy
-from bot.x11.grab import open_grabber
-from bot.x11.keys import KeyTiming, XTestKeys
 from faults.thief import FocusThief
+from logo_bot.bot.errors import FocusLost
+from logo_bot.bot.fuse.emulator import Fuse, FuseConfig
+from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.play.env import LogoEnv
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.x11.display import open_display
+from logo_bot.bot.x11.focus import FocusPolicy
+from logo_bot.bot.x11.grab import open_grabber
+from logo_bot.bot.x11.keys import KeyTiming, XTestKeys
 from tests.bot.emulated_frames import wait_emulated_frames
 from tests.bot.opense import wait_booted
 from tests.game.gamefuse import LAYOUT, shows

@@ -13,21 +13,21 @@ import pytest
 from Xlib import X
 from Xlib.protocol import event
 
-from bot.cli import main
-from bot.fuse.emulator import Fuse, FuseConfig
-from bot.fuse.session import Session, SessionOptions
-from bot.play.env import LogoEnv
-from bot.play.unattended import Walkthrough
-from bot.profile import load_profile
-from bot.recording.movie import read_frames
-from bot.recording.rzx import frame_count
-from bot.see.screens import ScreenReader
-from bot.x11.display import open_display
-from bot.x11.grab import open_grabber
-from bot.x11.keys import KeyTiming, XTestKeys, focus_id
-from bot.x11.window import is_within, window_title
 from faults.thief import FocusThief
-from solvers.levels import load_level_list
+from logo_bot.bot.cli import main
+from logo_bot.bot.fuse.emulator import Fuse, FuseConfig
+from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.play.env import LogoEnv
+from logo_bot.bot.play.unattended import Walkthrough
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.recording.movie import read_frames
+from logo_bot.bot.recording.rzx import frame_count
+from logo_bot.bot.see.screens import ScreenReader
+from logo_bot.bot.x11.display import open_display
+from logo_bot.bot.x11.grab import open_grabber
+from logo_bot.bot.x11.keys import KeyTiming, XTestKeys, focus_id
+from logo_bot.bot.x11.window import is_within, window_title
+from logo_bot.solvers.levels import load_level_list
 from tests.bot.desktop import desktop
 from tests.bot.x11.test_focus_fuse import (
     NAME,

@@ -5,7 +5,7 @@ from itertools import pairwise
 
 import pytest
 
-from bot.x11.keys import KeyDriver, KeyTiming
+from logo_bot.bot.x11.keys import KeyDriver, KeyTiming
 
 
 class Timed(KeyDriver):

@@ -9,9 +9,9 @@ import subprocess
 import pytest
 from Xlib.error import ConnectionClosedError
 
-from bot.errors import DisplayLost, EmulatorError, Exit, Unreadable
-from bot.x11.display import XServer, display_gone
-from bot.x11.lost import LostDisplay, chain
+from logo_bot.bot.errors import DisplayLost, EmulatorError, Exit, Unreadable
+from logo_bot.bot.x11.display import XServer, display_gone
+from logo_bot.bot.x11.lost import LostDisplay, chain
 
 NOBODY = ":59998"  # no X server listens there
 

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from bot.x11.picture import GTK_MENU_BAR, picture_box, scale_for, window_size
-from bot.x11.window import Region
+from logo_bot.bot.x11.picture import GTK_MENU_BAR, picture_box, scale_for, window_size
+from logo_bot.bot.x11.window import Region
 
 GTK_GREY = (246, 245, 244)
 

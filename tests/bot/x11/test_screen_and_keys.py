@@ -5,12 +5,12 @@ import pytest
 from Xlib import X
 from Xlib.ext import xtest
 
-from bot.errors import FocusLost
-from bot.fuse.emulator import Fuse, FuseConfig
-from bot.x11.display import XServer, open_display
-from bot.x11.grab import MssGrabber, XlibGrabber, open_grabber
-from bot.x11.keys import KeyTiming, XTestKeys
 from faults.thief import FocusThief
+from logo_bot.bot.errors import FocusLost
+from logo_bot.bot.fuse.emulator import Fuse, FuseConfig
+from logo_bot.bot.x11.display import XServer, open_display
+from logo_bot.bot.x11.grab import MssGrabber, XlibGrabber, open_grabber
+from logo_bot.bot.x11.keys import KeyTiming, XTestKeys
 from tests.bot.emulated_frames import wait_emulated_frames
 from tests.bot.opense import wait_booted
 
@@ -111,7 +111,7 @@ def test_no_key_is_sent_when_another_window_has_focus(xserver, tmp_path):
 
 
 def test_pyautogui_backend_reaches_fuse_too(xserver):
-    from bot.x11.keys_pyautogui import PyAutoGuiKeys
+    from logo_bot.bot.x11.keys_pyautogui import PyAutoGuiKeys
 
     with Fuse.start(FuseConfig(), xserver.display) as fuse:
         grabber = open_grabber(xserver.display, fuse.window_id)

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bot.x11 import tiling
+from logo_bot.bot.x11 import tiling
 
 
 class FakeTiler:

@@ -1,6 +1,6 @@
 """The speed in Fuse's title, and the frames per second a wait counts on."""
 
-from bot.x11.title_speed import frames_per_s, speed_in
+from logo_bot.bot.x11.title_speed import frames_per_s, speed_in
 
 
 def test_the_speed_is_read_from_fuse_sdls_title():

@@ -12,11 +12,11 @@ import pytest
 from Xlib import X
 from Xlib import display as xdisplay
 
-from bot.errors import FocusLost
-from bot.x11.display import XServer, open_display
-from bot.x11.focus import FocusPolicy
-from bot.x11.keys import KeyTiming
-from bot.x11.window_keys import WindowKeys
+from logo_bot.bot.errors import FocusLost
+from logo_bot.bot.x11.display import XServer, open_display
+from logo_bot.bot.x11.focus import FocusPolicy
+from logo_bot.bot.x11.keys import KeyTiming
+from logo_bot.bot.x11.window_keys import WindowKeys
 
 pytestmark = pytest.mark.xserver
 

@@ -2,9 +2,9 @@ import os
 
 import pytest
 
-from bot.errors import DisplayError
-from bot.x11.display import XServer, display_type, open_display, runs_headless
-from bot.x11.xwayland import DisplayType, portal_note, wayland_session, xwayland_version
+from logo_bot.bot.errors import DisplayError
+from logo_bot.bot.x11.display import XServer, display_type, open_display, runs_headless
+from logo_bot.bot.x11.xwayland import DisplayType, portal_note, wayland_session, xwayland_version
 
 
 @pytest.mark.xserver

@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bot.errors import DisplayError
-from bot.fuse.emulator import Fuse, FuseConfig
-from bot.x11.display import XServer, display_type, open_display
-from bot.x11.grab import ShmGrabber, XlibGrabber, open_grabber
-from bot.x11.xwayland import DisplayType, root_readable
+from logo_bot.bot.errors import DisplayError
+from logo_bot.bot.fuse.emulator import Fuse, FuseConfig
+from logo_bot.bot.x11.display import XServer, display_type, open_display
+from logo_bot.bot.x11.grab import ShmGrabber, XlibGrabber, open_grabber
+from logo_bot.bot.x11.xwayland import DisplayType, root_readable
 from tests.bot.opense import wait_booted
 
 
