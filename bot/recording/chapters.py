@@ -83,12 +83,6 @@ class Timeline:
                 return offset + frame - piece.first
         return None
 
-    def segment_start(self, segment: int) -> int | None:
-        for piece, offset in zip(self.pieces, self.offsets, strict=True):
-            if piece.segment == segment:
-                return offset
-        return None
-
 
 def level_frames(
     levels: Sequence[dict[str, Any]], events: Sequence[dict[str, Any]]
