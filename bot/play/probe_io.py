@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from logo_bot.bot import interrupts
 from logo_bot.bot.errors import Unreadable
 from logo_bot.bot.fuse.session import Session
-from logo_bot.bot.play.key_probe import KeyProbe, ProbeResult
+from logo_bot.bot.play.key_probe import KeyProbe
 from logo_bot.bot.play.player import Player
+from logo_bot.bot.play.probe_findings import ProbeResult
 from logo_bot.bot.x11.keys import KeyTiming
 from logo_bot.solvers.board import Cell
 

@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from logo_bot.bot.play.key_probe import KeyProbe, ProbeResult
+from logo_bot.bot.play.key_probe import KeyProbe
+from logo_bot.bot.play.probe_findings import ProbeResult
 from logo_bot.bot.profile import Keys
 from logo_bot.bot.x11.keys import KeyTiming
 
