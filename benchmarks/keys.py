@@ -25,7 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from logo_bot.bot.fuse.session import Session, SessionOptions
 from logo_bot.bot.play.env import LogoEnv
-from logo_bot.bot.play.player import Player, move_keys
+from logo_bot.bot.play.level_io import move_keys
+from logo_bot.bot.play.player import Player
 from logo_bot.bot.play.unattended import Walkthrough
 from logo_bot.bot.profile import Profile, load_profile
 from logo_bot.bot.see.screens import ScreenReader

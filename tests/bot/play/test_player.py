@@ -7,7 +7,8 @@ from itertools import pairwise
 import pytest
 
 from logo_bot.bot.play.env import LogoEnv
-from logo_bot.bot.play.player import Player, move_keys
+from logo_bot.bot.play.level_io import move_keys
+from logo_bot.bot.play.player import Player
 from logo_bot.bot.profile import load_profile
 from logo_bot.bot.x11.keys import KeyTiming
 from logo_bot.solvers.board import Board
