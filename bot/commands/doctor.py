@@ -1,6 +1,8 @@
 """``logo-bot doctor``: check everything the bot needs on this machine, say for each item
 OK or what to install or do, and which kinds of run can go (headless, on this display,
-attached). Exits 0 when a walkthrough can run. The checks: ``machine_checks``."""
+attached). Exits 0 when a walkthrough can run. The checks: ``machine_checks`` and
+``display_checks``. With a Python package missing (python-xlib) it says so and which
+programs are there; the checks that need the package wait for it."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import sys
 import textwrap
 from dataclasses import dataclass
 
+from logo_bot.bot.commands import display_checks
 from logo_bot.bot.commands import machine_checks as checks
 from logo_bot.bot.commands.machine_checks import ATTACHED, HEADLESS, ON_DISPLAY, VIDEO, Check
 from logo_bot.bot.errors import exit_codes_help
@@ -41,8 +44,30 @@ def parser() -> argparse.ArgumentParser:
 
 def machine() -> list[Check]:
     """Every check, in the order they are printed."""
-    found = [checks.python_packages(), *checks.fuse_builds()]
-    if not any(c.ok for c in found[1:]):  # a launched run needs one Fuse build or the other
+    packages = checks.python_packages()
+    try:
+        return [packages, *with_bot_modules()]
+    except ImportError as exc:  # a Python package the bot's modules import
+        return [packages, *without_bot_modules(exc.name or str(exc))]
+
+
+def without_bot_modules(module: str) -> list[Check]:
+    """What can be checked while the bot's modules cannot be imported (python-xlib
+    missing): the programs alone, and one line for the rest."""
+    rest = Check(
+        "Fuse, ROM, display",
+        False,
+        f"not checked: the bot cannot import {module}",
+        "do: install the Python packages above, then run logo-bot doctor again",
+        checks.LAUNCHED | {ATTACHED},
+    )
+    return [checks.pasmo(), checks.xvfb_program(), *checks.video_programs(), rest]
+
+
+def with_bot_modules() -> list[Check]:
+    """Every check after the Python packages'."""
+    found = checks.fuse_builds()
+    if not any(c.ok for c in found):  # a launched run needs one Fuse build or the other
         found.append(
             Check(
                 "Fuse",
@@ -54,7 +79,7 @@ def machine() -> list[Check]:
         )
     found += [checks.rom(), checks.practice_game(), checks.pasmo(), checks.xvfb()]
     found += checks.video_programs()
-    found += checks.on_display(checks.display_state())
+    found += display_checks.on_display(display_checks.display_state())
     return found
 
 
@@ -103,7 +128,11 @@ def can_walk(found: list[Check], kinds: list[Verdict]) -> bool:
 def version_text() -> str:
     """``logo-bot --version``: the bot's version and the Fuse builds found."""
     lines = [f"logo-bot {version()}"]
-    for c in checks.fuse_builds():
+    try:
+        builds = checks.fuse_builds()
+    except ImportError as exc:  # python-xlib missing: logo-bot doctor says what to do
+        return f"{lines[0]}\nFuse builds not checked: no module {exc.name} (see logo-bot doctor)"
+    for c in builds:
         lines.append(f"{c.item} {c.detail}" + (f"; {c.fix}" if c.fix else ""))
     return "\n".join(lines)
 

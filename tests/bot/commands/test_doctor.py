@@ -3,12 +3,16 @@ missing (a PATH without them) or faked by small scripts that print a version."""
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from logo_bot.bot.cli import main
-from logo_bot.bot.commands import doctor, machine_checks
+from logo_bot.bot.commands import display_checks, doctor, fuse_window, machine_checks
+from logo_bot.bot.commands.display_checks import display_kind, display_state
 from logo_bot.bot.commands.machine_checks import (
     ATTACHED,
     HEADLESS,
@@ -16,12 +20,11 @@ from logo_bot.bot.commands.machine_checks import (
     ON_DISPLAY,
     VIDEO,
     Check,
-    display_kind,
-    display_state,
     program,
     python_packages,
 )
 from logo_bot.bot.errors import BotError
+from logo_bot.bot.fuse.attached import FuseProcess
 from logo_bot.bot.x11.display import XServer
 
 
@@ -107,13 +110,12 @@ def test_the_bots_own_requirements_are_checked():
         assert f"{name} " in names
 
 
-def test_no_rom_names_opense_basic(monkeypatch, tmp_path):
-    monkeypatch.setattr(machine_checks, "OPENSE_ROM", tmp_path / "opense.rom")
-    found = machine_checks.rom()
+def test_no_rom_names_opense_basic(tmp_path):
+    found = machine_checks.rom(tmp_path / "opense.rom")
     assert not found.ok and found.blocks == LAUNCHED
     assert "sudo apt-get install opense-basic" in found.fix
     (tmp_path / "opense.rom").write_bytes(bytes(16384))
-    assert machine_checks.rom().ok
+    assert machine_checks.rom(tmp_path / "opense.rom").ok
 
 
 def test_no_practice_game_says_to_build_it_or_reinstall(monkeypatch, tmp_path):
@@ -148,6 +150,7 @@ def test_the_kind_of_display(monkeypatch, environ, kind):
 
 
 def test_runs_on_a_wayland_only_desktop_are_refused_with_the_bots_own_words(monkeypatch):
+    monkeypatch.setattr(fuse_window, "wayland_fuses", lambda display: [])  # none of ours
     monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.setenv("WAYLAND_DISPLAY", "wayland-0")
     state = display_state()
@@ -158,7 +161,7 @@ def test_runs_on_a_wayland_only_desktop_are_refused_with_the_bots_own_words(monk
     with pytest.raises(BotError) as refused:  # doctor's verdict is the bot's own rule
         XServer.existing(":59999")
     assert state.kind == "XWayland" and state.refused.startswith(str(refused.value))
-    (found,) = machine_checks.on_display(state)
+    (found,) = display_checks.on_display(state)
     assert not found.ok and found.blocks == {ON_DISPLAY, ATTACHED}
 
 
@@ -179,3 +182,62 @@ def test_the_video_tools_missing_let_runs_go_only_with_no_video():
         found, kinds
     )
     assert doctor.can_walk(found[::2], doctor.verdicts(found[::2]))
+
+
+def test_without_ffmpeg_opencv_writes_the_video_so_ffmpeg_is_only_a_note(bare_path, monkeypatch):
+    monkeypatch.setattr(machine_checks, "opencv", lambda: True)
+    found = machine_checks.video_writer()
+    assert not found.ok and not found.blocks, "a run makes its video all the same"
+    assert "OpenCV writes video.mp4 instead" in found.detail
+    assert found.fix == "install: sudo apt-get install ffmpeg"
+    monkeypatch.setattr(machine_checks, "opencv", lambda: False)
+    assert machine_checks.video_writer().blocks == {VIDEO}
+
+
+def test_ffprobe_missing_stops_no_run(bare_path):
+    (ffprobe,) = [c for c in machine_checks.video_programs() if c.item == "ffprobe"]
+    assert not ffprobe.ok and not ffprobe.blocks
+
+
+def test_a_native_wayland_fuse_is_named_where_no_x_display_opens(monkeypatch):
+    native = FuseProcess(4242, "fuse-gtk", {"WAYLAND_DISPLAY": "wayland-0"})
+    monkeypatch.setattr(fuse_window, "wayland_fuses", lambda display: [native])
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.setenv("WAYLAND_DISPLAY", "wayland-0")
+    refused, fuse = display_checks.on_display(display_state())
+    assert refused.item == "display" and not refused.ok
+    assert fuse.detail.startswith("no X display: fuse-gtk (pid 4242) is a native Wayland window")
+    assert "GDK_BACKEND=x11" in fuse.fix and fuse.blocks == {ATTACHED}
+
+
+BLOCK_XLIB = """
+import importlib.abc, sys
+
+class NoXlib(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] == "Xlib":
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+
+sys.meta_path.insert(0, NoXlib())
+from logo_bot.bot.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("argv", [["doctor"], ["--version"]])
+def test_without_python_xlib_doctor_and_version_say_so_without_a_traceback(argv):
+    done = subprocess.run(
+        [sys.executable, "-c", BLOCK_XLIB, *argv], capture_output=True, text=True, timeout=60
+    )
+    assert "Traceback" not in done.stderr, done.stderr
+    if argv == ["--version"]:
+        assert done.returncode == 0
+        assert done.stdout.splitlines()[1] == (
+            "Fuse builds not checked: no module Xlib (see logo-bot doctor)"
+        )
+        return
+    assert done.returncode == 1, done.stdout
+    assert "  NO  Python packages     cannot import Xlib (python-xlib)" in done.stdout
+    assert "--force-reinstall 'python-xlib>=0.33'" in done.stdout
+    assert re.search(r"^  ok  ffmpeg ", done.stdout, re.MULTILINE), "the programs are listed"
+    assert "headless         no   Python packages: cannot import Xlib" in done.stdout

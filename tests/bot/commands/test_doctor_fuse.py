@@ -3,11 +3,15 @@ installs is here), on the test's own X display: with no Fuse window, then with o
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 
 import pytest
 
 from logo_bot.bot.cli import main
+from logo_bot.bot.commands import doctor, machine_checks
+from logo_bot.bot.commands.machine_checks import HEADLESS
 from logo_bot.bot.fuse.emulator import Fuse, FuseConfig
 
 
@@ -58,3 +62,20 @@ def test_doctor_tells_xwayland_from_a_plain_x_server(wayland, monkeypatch, capsy
     main(["doctor"])
     out = capsys.readouterr().out
     assert re.search(shown, out, re.MULTILINE), "found from the server, not the variables"
+
+
+@pytest.mark.xserver
+def test_an_xvfb_without_xtest_still_runs_headless_with_the_default_keys(
+    monkeypatch, tmp_path, capsys
+):
+    """The default keys are sent to Fuse's window, which needs no XTEST: only
+    ``--keys xtest`` does, and doctor says so instead of refusing headless runs."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    wrapper = folder / "Xvfb"
+    wrapper.write_text(f'#!/bin/sh\nexec {shutil.which("Xvfb")} "$@" -extension XTEST\n')
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
+    found = machine_checks.xvfb()
+    assert found.ok and found.detail.startswith("starts, without XTEST: not --keys xtest"), found
+    assert doctor.verdicts([found])[0] == doctor.Verdict(HEADLESS, True)
