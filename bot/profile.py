@@ -1,27 +1,38 @@
 """Calibration profiles: TOML data -> frozen settings, with ``--set`` overrides.
 
 The settings layer is: the profile file, then ``--set key.path=value`` overrides
-(values in TOML syntax, bare words taken as strings), then ``--show-config``.
+(values in TOML syntax, bare words taken as strings), then ``--show-config``. Reading
+the TOML, the overrides and the checks on it are in ``bot.profile_toml``.
 
-One piece over 300 lines: the settings, the checks that name what is missing or wrong
-in them, and the overrides sit together, so one file shows what a profile holds.
+One piece over 300 lines: each setting is declared once in a frozen dataclass here and
+read from the TOML in ``_build`` beside it (and written back by ``show_config`` and
+``with_probed_timing``), so a setting added or changed is one edit in one file.
 """
 
 from __future__ import annotations
 
 import copy
-import json
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import tomli_w
 
-from logo_bot.bot.errors import ProfileError, UsageError
+from logo_bot.bot.errors import ProfileError
 from logo_bot.bot.frames import FRAME_MS
 from logo_bot.bot.installation import checkout_root, is_package_data, package_file
-from logo_bot.calibration import profile_names, profile_path
+from logo_bot.bot.profile_toml import (
+    EXAMPLE,
+    REQUIRED_TABLES,
+    apply_override,
+    check_codes,
+    checked_alternates,
+    checked_flag,
+    checked_frames,
+    level_count_of,
+    load_raw,
+    missing_settings,
+)
 
 RGB = tuple[int, int, int]
 Point = tuple[int, int]
@@ -175,78 +186,6 @@ def resolve_path(value: str) -> Path:
     return (checkout_root() or Path.cwd()) / path
 
 
-def load_raw(name_or_path: str) -> tuple[dict[str, Any], Path]:
-    """The profile's TOML as a dict: ``name_or_path`` is a profile name or a file."""
-    path = Path(name_or_path)
-    if not path.suffix:
-        path = profile_path(name_or_path)
-        if not path.is_file():
-            raise ProfileError(
-                f"there is no calibration profile called {name_or_path!r}",
-                hint=f"choose one of: {', '.join(profile_names())}, or give a profile.toml path",
-            )
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8")), path
-    except OSError as exc:
-        raise ProfileError(f"cannot read the profile {path}: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ProfileError(f"the profile {path} is not valid TOML: {exc}") from None
-
-
-OPEN_TABLES = ("codes",)  # tables of the user's own entries: any key may be added
-
-
-def parse_value(text: str, like: Any = None) -> Any:
-    """``text`` as a TOML value; a bare word is a string. ``like`` (the setting's value
-    now) fixes the type: a string setting takes the text as it is written."""
-    text = text.strip()
-    try:
-        value = tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
-        value = text
-    if isinstance(like, str):
-        return value if isinstance(value, str) else text
-    if like is None or isinstance(like, dict):
-        return value
-    kinds = (
-        (int, float)
-        if isinstance(like, int | float) and not isinstance(like, bool)
-        else (type(like),)
-    )
-    if isinstance(value, bool) != isinstance(like, bool) or not isinstance(value, kinds):
-        words = {bool: "true or false", int: "a number", float: "a number", list: "a [list]"}
-        raise UsageError(
-            f"{text!r} is not a value this setting takes",
-            hint=f"give {words.get(type(like), 'a value like it')} (it is {json.dumps(like)} now)",
-        )
-    return value
-
-
-def apply_override(data: dict[str, Any], assignment: str) -> None:
-    """Apply one ``key.path=value`` override in place (the value parsed as TOML)."""
-    key, sep, text = assignment.partition("=")
-    if not sep or not key.strip():
-        raise UsageError(f"--set expects key.path=value, got {assignment!r}")
-    node = data
-    parts = key.strip().split(".")
-    for part in parts[:-1]:
-        child = node.get(part)
-        if not isinstance(child, dict):
-            raise UsageError(f"--set {key}: there is no settings table {part!r}")
-        node = child
-    name = parts[-1]
-    open_table = not node or (len(parts) == 2 and parts[0] in OPEN_TABLES)
-    if name not in node and not open_table:
-        raise UsageError(
-            f"--set {key}: no such setting",
-            hint=f"settings here: {', '.join(sorted(node))} (see --show-config)",
-        )
-    try:
-        node[name] = parse_value(text, node.get(name))
-    except UsageError as exc:
-        raise UsageError(f"--set {key}: {exc.message}", hint=exc.hint) from None
-
-
 def load_profile(name_or_path: str = "practice", overrides: list[str] | tuple = ()) -> Profile:
     """Load a profile and apply ``--set`` overrides; errors say which setting is wrong."""
     raw, path = load_raw(name_or_path)
@@ -268,110 +207,6 @@ def load_profile(name_or_path: str = "practice", overrides: list[str] | tuple = 
         ) from None
     check_codes(data, raw, path)
     return profile
-
-
-EXAMPLE = "calibration/practice/profile.toml"
-GRID_PARTS = ("origin", "cell", "rows", "cols")
-REQUIRED_TABLES = ("[game]", "[geometry]", "[palette]", "[values]", "[keys]", "[timing]", "[start]")
-# What _build reads without a default, as dotted paths; a table missing whole is named alone.
-REQUIRED = (
-    "name",
-    "game",
-    *(
-        f"geometry.{key}"
-        for key in (
-            *(f"{grid}.{part}" for grid in ("board", "preview") for part in GRID_PARTS),
-            "window",
-            "cursor_columns",
-            "cursor_rows",
-            "preview_stone",
-            "preview_background",
-            "level_marker",
-            "board_probes",
-        )
-    ),
-    "palette.max_distance",
-    "values.preview",
-    "values.board",
-    *(f"keys.{key}" for key in ("up", "down", "left", "right", "act", "reset", "wrap")),
-    "timing.hold_ms",
-    "timing.gap_ms",
-    "timing.settle_frames",
-    *(f"start.{key}" for key in ("sequence", "code", "loaded_wait", "name")),
-)
-
-
-def missing_settings(data: dict[str, Any]) -> list[str]:
-    """The required settings ``data`` lacks: ``[table]`` for a table missing whole (or
-    not a table), else the dotted name of the setting."""
-    missing: list[str] = []
-    for dotted in REQUIRED:
-        node: Any = data
-        parts = dotted.split(".")
-        for depth, part in enumerate(parts):
-            if not isinstance(node, dict) or part not in node:
-                name = ".".join(parts[: depth + 1])
-                name = f"[{name}]" if depth == 0 and name != "name" else name
-                if name not in missing:
-                    missing.append(name)
-                break
-            node = node[part]
-    return missing
-
-
-def level_count_of(game: dict[str, Any]) -> int:
-    """``game.level_count`` (100 when not given): a whole number above 0."""
-    count = game.get("level_count", 100)
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise ProfileError(f"game.level_count must be a whole number above 0, not {count!r}")
-    return count
-
-
-def check_codes(data: dict[str, Any], raw: dict[str, Any], path: Path) -> None:
-    """Every ``[codes]`` entry is ``LEVEL = "WORD"`` for a level of the game: a bad
-    ``--set codes.X`` is a ``UsageError``, a bad entry in the file a ``ProfileError``."""
-    codes = data.get("codes", {})
-    if not isinstance(codes, dict):
-        raise ProfileError(f'the profile {path}: codes must be a table of LEVEL = "WORD"')
-    count = level_count_of(data["game"])
-    in_file = raw.get("codes", {}) if isinstance(raw.get("codes"), dict) else {}
-    for key, code in codes.items():
-        if key.isascii() and key.isdigit() and 1 <= int(key) <= count:
-            continue
-        problem = f"a code's key is the level it starts, 1 to {count}, not {key!r}"
-        if key in in_file:
-            raise ProfileError(f"the profile {path}: [codes] {key}: {problem}")
-        raise UsageError(
-            f"--set codes.{key}: {problem}", hint=f"e.g. --set codes.6={str(code).upper()}"
-        )
-
-
-def _flag(value: Any, name: str) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(f"{name} must be true or false, not {value!r}")
-    return value
-
-
-def _alternates(value: Any) -> dict[str, str]:
-    """``keys.alternates``: directions (up, down, left, right) to a second key each."""
-    if not isinstance(value, dict):
-        raise ValueError(f'keys.alternates must be a table such as {{ up = "7" }}, not {value!r}')
-    for direction, key in value.items():
-        if direction not in ("up", "down", "left", "right"):
-            raise ValueError(
-                f"keys.alternates.{direction}: not a direction (up, down, left, right)"
-            )
-        if not isinstance(key, str) or not key:
-            raise ValueError(f"keys.alternates.{direction} must be a key name, not {key!r}")
-    return {str(direction): str(key) for direction, key in value.items()}
-
-
-def _frames(value: Any, name: str) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-        raise ValueError(f"{name} must be a number of frames above 0, not {value!r}")
-    return float(value)
 
 
 def _point(value: Any) -> Point:
@@ -426,20 +261,24 @@ def _build(data: dict[str, Any], path: Path) -> Profile:
         k["right"],
         k["act"],
         k["reset"],
-        _flag(k["wrap"], "keys.wrap"),
-        _alternates(k.get("alternates", {})),
+        checked_flag(k["wrap"], "keys.wrap"),
+        checked_alternates(k.get("alternates", {})),
     )
     t = data["timing"]
     timing = Timing(
         hold_ms={int(s): float(v) for s, v in t["hold_ms"].items()},
         gap_ms={int(s): float(v) for s, v in t["gap_ms"].items()},
         settle_frames=int(t["settle_frames"]),
-        rollover=_flag(t.get("rollover", False), "timing.rollover"),
-        queued=_flag(t.get("queued", False), "timing.queued"),
-        until_seen=_flag(t.get("until_seen", False), "timing.until_seen"),
-        probe=_flag(t.get("probe", False), "timing.probe"),
-        repeat_delay_frames=_frames(t.get("repeat_delay_frames"), "timing.repeat_delay_frames"),
-        repeat_every_frames=_frames(t.get("repeat_every_frames"), "timing.repeat_every_frames"),
+        rollover=checked_flag(t.get("rollover", False), "timing.rollover"),
+        queued=checked_flag(t.get("queued", False), "timing.queued"),
+        until_seen=checked_flag(t.get("until_seen", False), "timing.until_seen"),
+        probe=checked_flag(t.get("probe", False), "timing.probe"),
+        repeat_delay_frames=checked_frames(
+            t.get("repeat_delay_frames"), "timing.repeat_delay_frames"
+        ),
+        repeat_every_frames=checked_frames(
+            t.get("repeat_every_frames"), "timing.repeat_every_frames"
+        ),
     )
     s = data["start"]
     start = Start(tuple(s["sequence"]), tuple(s["code"]), float(s["loaded_wait"]), str(s["name"]))

@@ -116,7 +116,7 @@ def test_a_probed_timing_is_kept_as_a_profile_that_needs_no_probe(tmp_path):
 def test_repeat_frames_must_be_a_positive_number(tmp_path, value):
     import tomli_w
 
-    from logo_bot.bot.profile import load_raw
+    from logo_bot.bot.profile_toml import load_raw
 
     data, _ = load_raw("practice")
     data["timing"]["repeat_delay_frames"] = value
@@ -150,7 +150,7 @@ def profile_file(tmp_path: Path, change) -> str:
     """The practice profile as a file, with ``change(data)`` made to it."""
     import tomli_w
 
-    from logo_bot.bot.profile import load_raw
+    from logo_bot.bot.profile_toml import load_raw
 
     data, _ = load_raw("practice")
     change(data)
