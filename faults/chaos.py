@@ -24,7 +24,8 @@ from typing import Any
 from faults.lossy_keys import KeyFaults
 from faults.thief import FocusThief
 from logo_bot.bot.fuse.session import Session
-from logo_bot.bot.play.env import EnvWrapper, Expectation, LogoEnv, StepResult
+from logo_bot.bot.play.env import EnvWrapper, LogoEnv, StepResult
+from logo_bot.bot.play.observation import Expectation
 
 KINDS = ("fuse_kill", "focus_theft", "timeout")
 NO_KEY_FAULTS = KeyFaults()

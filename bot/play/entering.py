@@ -14,8 +14,9 @@ from logo_bot.bot.errors import GaveUp, Unreadable
 from logo_bot.bot.frames import FPS
 from logo_bot.bot.fuse.session import Session
 from logo_bot.bot.play.codes import code_table, entry_for
-from logo_bot.bot.play.env import EnvWrapper, LogoEnv, Observation
+from logo_bot.bot.play.env import EnvWrapper, LogoEnv
 from logo_bot.bot.play.menus import MenuDriver, Step, expand_steps
+from logo_bot.bot.play.observation import Observation
 from logo_bot.bot.play.run_report import RunReport
 from logo_bot.bot.profile import Profile
 

@@ -6,8 +6,9 @@ keys and returns the first observation that satisfies an expectation (or the las
 when the game did not show it in time). Every key the bot sends goes through this
 interface (``step``, ``hold``, and ``press``/``press_until`` for the key probe, which
 times its own looks), so wrappers such as the recorder, which subclass ``EnvWrapper``,
-see every key, observation and note. One piece: the observation, the environment and
-the wrapper base class are one interface, each method mirrored in the wrapper.
+see every key, observation and note (what an observation reads of a frame is in
+``bot.play.observation``). One piece: the environment and the wrapper base class are one
+interface, each method mirrored in the wrapper, so that a wrapper sees every key.
 """
 
 from __future__ import annotations
@@ -16,18 +17,16 @@ import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any, Protocol
 
 import numpy as np
 
 from logo_bot.bot import interrupts
-from logo_bot.bot.errors import Unreadable
-from logo_bot.bot.play.time_spent import IDLE, TimeSpent
+from logo_bot.bot.play.observation import Expectation, Observation, holds
+from logo_bot.bot.play.time_spent import TimeSpent
 from logo_bot.bot.see.screens import ScreenReader
 from logo_bot.bot.see.vision import Vision
 from logo_bot.bot.x11.keys import KeyDriver, KeyTiming
-from logo_bot.solvers.board import Board, Cell
 
 # A key's effect shows on screen no sooner than half a frame after it went down
 # (FUSE-FACTS.md: 5-22 ms at 200 %, 22-43 ms at 100 %): no look before that.
@@ -46,85 +45,6 @@ class Console(Protocol):
     def glance(self) -> np.ndarray: ...
 
     def timed(self, timing: KeyTiming) -> AbstractContextManager[None]: ...
-
-
-@dataclass
-class Observation:
-    """One grabbed frame and lazy readings of it (each may raise ``Unreadable``); the time
-    the readings take is ``reading`` in ``spent``."""
-
-    frame: np.ndarray
-    vision: Vision
-    screens: ScreenReader | None = None
-    at: float = field(default_factory=time.monotonic)
-    spent: TimeSpent = field(default=IDLE, repr=False, compare=False)
-
-    @cached_property
-    def screen(self) -> str | None:
-        """The named screen shown (title, code, time_up, ...) when the profile can read text;
-        None for any other picture (also one that is not the Fuse window at all)."""
-        if not self.screens or not self.fits:
-            return None
-        with self.spent.on("reading"):
-            return self.screens.which(self.frame)
-
-    @cached_property
-    def fits(self) -> bool:
-        """The frame has the size of the Fuse window at the vision's scale."""
-        try:
-            with self.spent.on("reading"):
-                self.vision.check(self.frame)
-        except Unreadable:
-            return False
-        return True
-
-    def shows(self, name: str) -> bool:
-        """Whether screen ``name`` is shown (its mark text), or a level for ``"level"``."""
-        if name == "level":
-            return self.level_shown
-        if not (self.screens and self.fits):
-            return False
-        with self.spent.on("reading"):
-            return bool(self.screens.shows(self.frame, name))
-
-    def field(self, name: str) -> str:
-        """A value on a screen (``[screens.fields]``); ``Unreadable`` without a font."""
-        if self.screens is None:
-            raise Unreadable(f"the {self.vision.profile.name} profile cannot read text")
-        with self.spent.on("reading"):
-            self.vision.check(self.frame)
-            return self.screens.field(self.frame, name)
-
-    @cached_property
-    def level_shown(self) -> bool:
-        with self.spent.on("reading"):
-            return self.vision.level_shown(self.frame)
-
-    @cached_property
-    def target(self) -> Board:
-        with self.spent.on("reading"):
-            return self.vision.preview(self.frame)
-
-    @cached_property
-    def board(self) -> Board:
-        with self.spent.on("reading"):
-            return self.vision.board(self.frame)
-
-    @cached_property
-    def cursor(self) -> Cell:
-        with self.spent.on("reading"):
-            return self.vision.cursor(self.frame)
-
-
-Expectation = Callable[[Observation], bool]
-
-
-def holds(expect: Expectation, obs: Observation) -> bool:
-    """``expect(obs)``, with an unreadable frame counting as not yet."""
-    try:
-        return bool(expect(obs))
-    except Unreadable:
-        return False
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from logo_bot.bot.errors import BotError, EmulatorError, GaveUp, LevelGone, MenuFailed
 from logo_bot.bot.fuse.session import Session
-from logo_bot.bot.play.env import EnvWrapper, LogoEnv, Observation
+from logo_bot.bot.play.env import EnvWrapper, LogoEnv
+from logo_bot.bot.play.observation import Observation
 from logo_bot.bot.play.progress import Progress
 from logo_bot.bot.play.recovery import Recovery
 from logo_bot.bot.play.run_report import LevelResult, RunReport

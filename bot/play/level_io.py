@@ -10,7 +10,8 @@ from functools import partial
 
 from logo_bot.bot import interrupts
 from logo_bot.bot.errors import LevelFailed, LevelGone, Unreadable
-from logo_bot.bot.play.env import EnvWrapper, Expectation, LogoEnv, Observation, StepResult
+from logo_bot.bot.play.env import EnvWrapper, LogoEnv, StepResult
+from logo_bot.bot.play.observation import Expectation, Observation
 from logo_bot.bot.profile import Keys, Profile
 from logo_bot.solvers.board import Board, Cell
 from logo_bot.solvers.cursor import alternating, moves, walk

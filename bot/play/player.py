@@ -16,8 +16,9 @@ from functools import partial
 
 from logo_bot.bot import interrupts
 from logo_bot.bot.errors import LevelFailed
-from logo_bot.bot.play.env import EnvWrapper, LogoEnv, Observation
+from logo_bot.bot.play.env import EnvWrapper, LogoEnv
 from logo_bot.bot.play.level_io import LevelIO, board_or, cursor_on, placed, placed_and_moved
+from logo_bot.bot.play.observation import Observation
 from logo_bot.bot.play.plan_ahead import PlanAhead, plan_ahead
 from logo_bot.bot.profile import Profile
 from logo_bot.solvers.board import Board, Cell, act

@@ -14,7 +14,8 @@ import logging
 
 from logo_bot.bot.errors import EmulatorError
 from logo_bot.bot.fuse.session import Session
-from logo_bot.bot.play.env import EnvWrapper, LogoEnv, Observation
+from logo_bot.bot.play.env import EnvWrapper, LogoEnv
+from logo_bot.bot.play.observation import Observation
 from logo_bot.bot.profile import Profile
 
 log = logging.getLogger(__name__)

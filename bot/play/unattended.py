@@ -29,10 +29,11 @@ from logo_bot.bot import interrupts
 from logo_bot.bot.errors import EmulatorError, LevelFailed, MenuFailed, Unreadable
 from logo_bot.bot.fuse.session import Session
 from logo_bot.bot.play.entering import GameEntry
-from logo_bot.bot.play.env import EnvWrapper, LogoEnv, Observation
+from logo_bot.bot.play.env import EnvWrapper, LogoEnv
 from logo_bot.bot.play.failures import Failures
 from logo_bot.bot.play.focus_messages import FocusMessages
 from logo_bot.bot.play.key_probe import KeyProbe
+from logo_bot.bot.play.observation import Observation
 from logo_bot.bot.play.plan_ahead import level_targets
 from logo_bot.bot.play.player import LevelReport, Player
 from logo_bot.bot.play.progress import Progress

@@ -25,7 +25,7 @@ from PIL import Image, ImageDraw
 
 from logo_bot.bot.errors import BotError
 from logo_bot.bot.frames import FPS
-from logo_bot.bot.play.env import Observation
+from logo_bot.bot.play.observation import Observation
 from logo_bot.bot.profile import Geometry
 from logo_bot.bot.recording.encode import Encoded
 from logo_bot.bot.recording.frame_match import place, signature

@@ -16,8 +16,9 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from logo_bot.bot.play.env import EnvWrapper, Expectation, LogoEnv, Observation, Pressed, StepResult
+from logo_bot.bot.play.env import EnvWrapper, LogoEnv, Pressed, StepResult
 from logo_bot.bot.play.level_io import move_keys
+from logo_bot.bot.play.observation import Expectation, Observation
 from logo_bot.bot.recording.run_state import RunLog
 from logo_bot.bot.see.annotate import save_annotated
 from logo_bot.bot.x11.keys import KeyTiming

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from logo_bot.bot.play.env import Observation
+from logo_bot.bot.play.observation import Observation
 from logo_bot.bot.profile import load_profile
 from logo_bot.bot.recording import annotated_video
 from logo_bot.bot.recording.annotated_video import FramesSeen, place_looks, render

@@ -1,0 +1,97 @@
+"""What the bot sees of the game: one grabbed frame and lazy readings of it (the screen
+shown, the level, target, board and cursor), and an ``Expectation`` a step waits for
+(``bot.play.env``)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from logo_bot.bot.errors import Unreadable
+from logo_bot.bot.play.time_spent import IDLE, TimeSpent
+from logo_bot.bot.see.screens import ScreenReader
+from logo_bot.bot.see.vision import Vision
+from logo_bot.solvers.board import Board, Cell
+
+
+@dataclass
+class Observation:
+    """One grabbed frame and lazy readings of it (each may raise ``Unreadable``); the time
+    the readings take is ``reading`` in ``spent``."""
+
+    frame: np.ndarray
+    vision: Vision
+    screens: ScreenReader | None = None
+    at: float = field(default_factory=time.monotonic)
+    spent: TimeSpent = field(default=IDLE, repr=False, compare=False)
+
+    @cached_property
+    def screen(self) -> str | None:
+        """The named screen shown (title, code, time_up, ...) when the profile can read text;
+        None for any other picture (also one that is not the Fuse window at all)."""
+        if not self.screens or not self.fits:
+            return None
+        with self.spent.on("reading"):
+            return self.screens.which(self.frame)
+
+    @cached_property
+    def fits(self) -> bool:
+        """The frame has the size of the Fuse window at the vision's scale."""
+        try:
+            with self.spent.on("reading"):
+                self.vision.check(self.frame)
+        except Unreadable:
+            return False
+        return True
+
+    def shows(self, name: str) -> bool:
+        """Whether screen ``name`` is shown (its mark text), or a level for ``"level"``."""
+        if name == "level":
+            return self.level_shown
+        if not (self.screens and self.fits):
+            return False
+        with self.spent.on("reading"):
+            return bool(self.screens.shows(self.frame, name))
+
+    def field(self, name: str) -> str:
+        """A value on a screen (``[screens.fields]``); ``Unreadable`` without a font."""
+        if self.screens is None:
+            raise Unreadable(f"the {self.vision.profile.name} profile cannot read text")
+        with self.spent.on("reading"):
+            self.vision.check(self.frame)
+            return self.screens.field(self.frame, name)
+
+    @cached_property
+    def level_shown(self) -> bool:
+        with self.spent.on("reading"):
+            return self.vision.level_shown(self.frame)
+
+    @cached_property
+    def target(self) -> Board:
+        with self.spent.on("reading"):
+            return self.vision.preview(self.frame)
+
+    @cached_property
+    def board(self) -> Board:
+        with self.spent.on("reading"):
+            return self.vision.board(self.frame)
+
+    @cached_property
+    def cursor(self) -> Cell:
+        with self.spent.on("reading"):
+            return self.vision.cursor(self.frame)
+
+
+Expectation = Callable[[Observation], bool]
+
+
+def holds(expect: Expectation, obs: Observation) -> bool:
+    """``expect(obs)``, with an unreadable frame counting as not yet."""
+    try:
+        return bool(expect(obs))
+    except Unreadable:
+        return False
