@@ -72,7 +72,7 @@ class LevelIO:
             else None
         )
 
-    # -- reading and pressing ----------------------------------------------------------------------
+    # -- reading and pressing ---------------------------------------------------------------
     def read(self, what: str, attempts_frames: float = 10) -> object:
         """``obs.<what>`` from the first readable frame within ``attempts_frames``."""
         deadline = time.monotonic() + attempts_frames * self.env.frame_s

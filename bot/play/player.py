@@ -95,6 +95,7 @@ class Player(LevelIO):
             )
         return target
 
+    # -- acting -----------------------------------------------------------------------------
     def onward(self, cell: Cell, following: Cell) -> list[str] | None:
         """The moves from ``cell`` to the plan's ``following`` cell, to press right after
         acting on ``cell`` in one burst and check with one look (the board with the new
