@@ -7,6 +7,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from logo_bot.bot.commands import required
 from logo_bot.bot.commands.aborting import (
     abort_guarded,
     abort_key_from,
@@ -130,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     if profile is None:
         return 0  # --show-config printed it
     options = options_from(args, profile)
+    required.for_launch(args, profile)  # --launch: a missing part refuses it before Fuse starts
     return probe(options) if isinstance(options, KeyProbe) else check(options)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from logo_bot.bot.commands import walkthrough
+from logo_bot.bot.commands import required, walkthrough
 from logo_bot.bot.commands.common import (
     add_attach_options,
     add_game_options,
@@ -50,4 +50,5 @@ def main(argv: list[str] | None = None) -> int:
         return 0  # --show-config printed it
     levels = walkthrough.Levels(args.number, args.number)
     command = ["logo-bot", "level", *argv]
+    required.for_run(args, profile)  # a missing part refuses the run before it starts
     return walkthrough.run(walkthrough.run_options(args, profile, levels, "level", command))

@@ -3,7 +3,7 @@ packages, the programs the bot starts (with their versions), the ROM and the pra
 game (the display, the keys and the Fuse windows: ``display_checks``). Each gives a
 ``Check``: OK, or what to install (the Debian package) or do. Nothing here changes the
 machine; the headless check starts a private Xvfb for a moment and stops it.
-``preflight`` asks the same checks before a run.
+``required`` asks the same checks before a run.
 
 The bot's X modules (and python-xlib) are imported inside the checks that use them, so
 that with python-xlib missing ``doctor`` still says so, and ``--version`` still works."""
@@ -231,21 +231,22 @@ def opencv() -> bool:
         return False
 
 
-def video_writer() -> Check:
+def video_writer(versions: bool = True) -> Check:
     """ffmpeg, which writes a run's ``video.mp4`` (H.264, with chapters); where it is
-    missing OpenCV writes it (MPEG-4 Part 2, no chapters), so ffmpeg is only a note then."""
-    found = program("ffmpeg", "ffmpeg", "the run's video.mp4", {VIDEO}, "-version")
+    missing OpenCV writes it (MPEG-4 Part 2, no chapters), so ffmpeg is only a note then.
+    ``versions``: ask ffmpeg its version (doctor), or only look for it (a run)."""
+    flag = "-version" if versions else None
+    found = program("ffmpeg", "ffmpeg", "the run's video.mp4", {VIDEO}, flag)
     if found.ok or not opencv():
         return found
     detail = "not found: OpenCV writes video.mp4 instead (MPEG-4 Part 2, no chapters)"
     return Check("ffmpeg", False, detail, found.fix)
 
 
-def fmfconv() -> Check:
+def fmfconv(versions: bool = True) -> Check:
     """fmfconv, which decodes the movie a launched Fuse records (the video's frames)."""
-    return program(
-        "fmfconv", "fuse-emulator-utils", "Fuse's movie into video", {VIDEO}, "--version"
-    )
+    flag = "--version" if versions else None
+    return program("fmfconv", "fuse-emulator-utils", "Fuse's movie into video", {VIDEO}, flag)
 
 
 def video_programs() -> list[Check]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from logo_bot.bot.commands import required
 from logo_bot.bot.commands.common import (
     add_output_options,
     add_runs_option,
@@ -146,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(sys.argv[1:] if argv is None else argv)
     setup_logging(args.verbose)
     options = options_from(args)
+    required.for_replay(options)  # a missing part refuses the replay before Fuse starts
     run = options.folder.read()
     if (run.get("fuse") or {}).get("attached"):
         return replay_video(run, options)

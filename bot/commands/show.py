@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from logo_bot.bot.commands import required
 from logo_bot.bot.commands.aborting import (
     abort_guarded,
     abort_key_from,
@@ -255,6 +256,7 @@ def main(argv: list[str] | None = None) -> int:
     profile = profile_from(args)
     if profile is None:
         return 0  # --show-config printed it
+    required.for_launch(args, profile)  # --launch: a missing part refuses it before Fuse starts
     return show(ShowOptions(profile, source_from(args, profile), args.json))
 
 

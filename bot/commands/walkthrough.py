@@ -12,6 +12,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from logo_bot.bot.commands import required
 from logo_bot.bot.commands.aborting import (
     abort_guarded,
     abort_key_from,
@@ -267,6 +268,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0  # --show-config printed it
     levels = levels_asked(args, profile)
     command = ["logo-bot", "walkthrough", *argv]
+    required.for_run(args, profile)  # a missing part refuses the run before it starts
     return run(run_options(args, profile, levels, "walkthrough", command))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 from dataclasses import dataclass
@@ -29,6 +30,19 @@ def default_root() -> Path:
     return platformdirs.user_data_path("logo-bot") / "recordings"
 
 
+def make_root(root: Path) -> None:
+    """The folder of the run folders, made when missing; ``NotADirectoryError`` saying so
+    when it, or a folder above it, is a file ("File exists" would not)."""
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        file = next((p for p in (root, *root.parents) if p.is_file()), None)
+        if file is None:
+            raise
+        said = "it is a file, not a folder" if file == root else f"{file} is a file, not a folder"
+        raise NotADirectoryError(errno.ENOTDIR, said, str(root)) from None
+
+
 @dataclass(frozen=True)
 class RunFolder:
     """The files of one run (see recordings/README.md)."""
@@ -39,7 +53,7 @@ class RunFolder:
     def create(cls, root: Path, mode: str, when: datetime | None = None) -> RunFolder:
         """A new, empty folder ``<UTC time>-<mode>`` under ``root``."""
         stamp = (when or datetime.now(UTC)).strftime(TIME_FORMAT)
-        root.mkdir(parents=True, exist_ok=True)
+        make_root(root)
         name = f"{stamp}-{mode}"
         for n in range(2, 1000):
             try:
