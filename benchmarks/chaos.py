@@ -30,7 +30,7 @@ from faults.harness import Outcome, play
 from faults.lossy_keys import KeyFaults
 from game.layout import load_layout
 from logo_bot.bot.commands.common import level_range
-from logo_bot.bot.fuse.session import SessionOptions
+from logo_bot.bot.fuse.assembly import SessionOptions
 from logo_bot.bot.play.progress import Progress, clock
 from logo_bot.bot.profile import Profile, load_profile
 from logo_bot.bot.recording.recording import RecordOptions

@@ -34,7 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from Xlib import X
 
-from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.fuse.assembly import SessionOptions, open_session
+from logo_bot.bot.fuse.session import Session
 from logo_bot.bot.profile import load_profile
 from logo_bot.bot.x11.cover import CoverWatch
 from logo_bot.bot.x11.display import XServer
@@ -206,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
                 options = SessionOptions(
                     display=display, headless=False, speed=args.speed, fuse_build=build
                 )
-                with Session.open(profile, options) as session:
+                with open_session(profile, options) as session:
                     print(f"fuse-{build}, window manager: {wm}")
                     print(f"  {'way':11} {'events':>7} {'checks':>7} {'overshoot':>9} {'key':>7}")
                     for line in run(session, args.hold, args.bursts, args.keys):

@@ -38,7 +38,7 @@ from game.keyreading import KeyReading
 from logo_bot.bot.commands.common import level_range
 from logo_bot.bot.errors import BotError
 from logo_bot.bot.frames import FRAME_S
-from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.fuse.assembly import SessionOptions, open_session
 from logo_bot.bot.play.env import LogoEnv
 from logo_bot.bot.play.progress import Progress, clock
 from logo_bot.bot.play.unattended import RunReport, Walkthrough
@@ -75,7 +75,7 @@ def play(snapshot: Path, first: int, last: int, speed: int, probe: bool) -> tupl
     options = SessionOptions(headless=True, speed=speed)
     walk = None
     try:
-        with Session.open(profile, options) as session:
+        with open_session(profile, options) as session:
             walk = Walkthrough(
                 session,
                 LogoEnv(session),

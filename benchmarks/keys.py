@@ -23,7 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.fuse.assembly import SessionOptions, open_session
+from logo_bot.bot.fuse.session import Session
 from logo_bot.bot.play.env import LogoEnv
 from logo_bot.bot.play.level_io import move_keys
 from logo_bot.bot.play.player import Player
@@ -107,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         sent = wrong = 0
         spent = 0.0
         while sent < args.presses:  # a fresh game whenever level 1's clock runs low
-            with Session.open(profile, SessionOptions(headless=True, speed=args.speed)) as s:
+            with open_session(profile, SessionOptions(headless=True, speed=args.speed)) as s:
                 player = enter(s, profile)
                 started = time.monotonic()
                 timing = KeyTiming(hold, gap, args.rollover)

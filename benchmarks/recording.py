@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from logo_bot.bot.cli import main as logo_bot
 from logo_bot.bot.commands.common import level_range
-from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.fuse.assembly import SessionOptions, open_session
 from logo_bot.bot.play.env import LogoEnv
 from logo_bot.bot.play.unattended import Walkthrough
 from logo_bot.bot.profile import load_profile
@@ -38,7 +38,7 @@ def reference(display: str, first: int, last: int, speed: int) -> float:
     profile = load_profile("practice")
     options = SessionOptions(display=display, headless=False, speed=speed)
     started = time.monotonic()
-    with Session.open(profile, options) as session:
+    with open_session(profile, options) as session:
         report = Walkthrough(session, LogoEnv(session), profile, first, last).run()
     if report.status != "complete":
         raise SystemExit(f"the reference run did not complete: {report.status}")

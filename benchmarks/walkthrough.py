@@ -40,7 +40,7 @@ from benchmarks.pace import Pace, breakdown_table, pace_table
 from game.layout import load_layout
 from logo_bot.bot.commands.common import level_range
 from logo_bot.bot.frames import FPS
-from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.fuse.assembly import SessionOptions, open_session
 from logo_bot.bot.play.env import LogoEnv
 from logo_bot.bot.play.progress import Progress, clock
 from logo_bot.bot.play.unattended import RunReport, Walkthrough
@@ -90,7 +90,7 @@ def game_seconds(profile: Profile, first: int, last: int, speed: int) -> float:
 
 def run(profile: Profile, first: int, last: int, speed: int) -> Figures:
     options = SessionOptions(headless=True, speed=speed)
-    with Session.open(profile, options) as session:
+    with open_session(profile, options) as session:
         walk = Walkthrough(
             session,
             LogoEnv(session),

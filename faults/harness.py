@@ -21,7 +21,7 @@ from faults.chaos import ChaosEnv, FaultPlan
 from faults.lossy_keys import FaultyKeys
 from faults.thief import FocusThief
 from logo_bot.bot.errors import BotError
-from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.fuse.assembly import SessionOptions, open_session, run_record, with_files
 from logo_bot.bot.play.env import EnvWrapper, LogoEnv
 from logo_bot.bot.play.progress import Progress
 from logo_bot.bot.play.unattended import RunReport, Walkthrough
@@ -96,16 +96,17 @@ class _FaultyRun:
             scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="logo-bot-chaos-"))
             if recording is not None:
                 stack.enter_context(recording)
-                options = recording.fuse_files(options)
+                options = with_files(options, recording.fuse_files())
+                recording.note_session(run_record(options))
                 recording.requested = (first, last)
-            session = stack.enter_context(Session.open(self.profile, options, wrap_keys=wrap))
+            session = stack.enter_context(open_session(self.profile, options, wrap_keys=wrap))
             thief = None
             if self.sentinel or self.plan.thefts:
                 log = Path(scratch) / "sentinel.jsonl"
                 thief = stack.enter_context(FocusThief(session.xserver.display, log))
             env: LogoEnv | EnvWrapper = LogoEnv(session)
             if recording is not None:
-                recording.attach(session)
+                recording.record_fuse(session)
                 env = recording.wrap(env)
             chaos = ChaosEnv(env, session, self.plan, thief, self.counts)
             self.walk = Walkthrough(

@@ -9,7 +9,8 @@ import os
 from collections.abc import Iterator
 
 from logo_bot.bot.errors import DisplayError
-from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.fuse.assembly import SessionOptions
+from logo_bot.bot.fuse.session import Session
 from logo_bot.bot.profile import Profile
 from logo_bot.bot.x11.abort import abort_displays, check_abort_key
 from logo_bot.bot.x11.abort import guard as abort_guard

@@ -34,7 +34,7 @@ from logo_bot.bot.commands.show import (
     text,
 )
 from logo_bot.bot.errors import UsageError, exit_codes_help
-from logo_bot.bot.fuse.session import SessionOptions
+from logo_bot.bot.fuse.assembly import SessionOptions, attach_session, open_session
 from logo_bot.bot.profile import Profile
 from logo_bot.bot.see.annotate import save_annotated
 from logo_bot.bot.see.locate import window_of
@@ -167,17 +167,16 @@ def check(options: Check) -> int:
 def probe(options: KeyProbe) -> int:
     """``--probe-keys``: measure the key timing on a level and print (and keep) it."""
     from logo_bot.bot.commands.fuse_window import attach_window
-    from logo_bot.bot.fuse.session import Session
     from logo_bot.bot.play.env import LogoEnv
     from logo_bot.bot.play.probe_io import probe_keys
     from logo_bot.bot.play.unattended import Walkthrough
 
     profile, level = options.profile, options.level
     if options.launch:
-        session = Session.open(profile, options.session)
+        session = open_session(profile, options.session)
     else:
         window_id = attach_window(options.session.display, options.window)
-        session = Session.attach(profile, options.session, window_id)
+        session = attach_session(profile, options.session, window_id)
     with (
         LostDisplay() as lost,
         session,
@@ -197,6 +196,6 @@ def probe(options: KeyProbe) -> int:
         for line in result.lines():
             print(f"  {line}")
         if options.save_profile:
-            speed = session.options.speed
+            speed = session.speed
             print(save_probed_profile(options.save_profile, profile, result, speed))
     return 0 if result.usable else 1

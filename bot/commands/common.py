@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from logo_bot.bot.commands.aborting import add_abort_option
 from logo_bot.bot.errors import InputError, UsageError
-from logo_bot.bot.fuse.session import SessionOptions
+from logo_bot.bot.fuse.assembly import SessionOptions
 from logo_bot.bot.profile import Profile, load_profile, show_config
 
 if TYPE_CHECKING:

@@ -31,7 +31,7 @@ from logo_bot.bot.errors import (
     Unreadable,
     exit_codes_help,
 )
-from logo_bot.bot.fuse.session import SessionOptions
+from logo_bot.bot.fuse.assembly import SessionOptions, open_session
 from logo_bot.bot.profile import Profile
 from logo_bot.bot.see.locate import window_of
 from logo_bot.bot.see.screens import ScreenReader
@@ -226,13 +226,12 @@ def live_frame(source: LiveWindow) -> np.ndarray:
 
 
 def launched_frame(source: Launch, profile: Profile) -> np.ndarray:
-    from logo_bot.bot.fuse.session import Session
     from logo_bot.bot.play.env import LogoEnv
     from logo_bot.bot.play.unattended import Walkthrough
 
     with (
         LostDisplay() as lost,
-        Session.open(profile, source.session) as session,
+        open_session(profile, source.session) as session,
         abort_guarded(session, source.abort_key),
     ):
         lost.watch(session.xserver)

@@ -40,7 +40,14 @@ from logo_bot.bot.commands.common import (
 )
 from logo_bot.bot.commands.fuse_window import attach_window
 from logo_bot.bot.errors import Exit, UsageError, exit_codes_help
-from logo_bot.bot.fuse.session import Session, SessionOptions, preflight
+from logo_bot.bot.fuse.assembly import (
+    SessionOptions,
+    attach_session,
+    open_session,
+    preflight,
+    run_record,
+    with_files,
+)
 from logo_bot.bot.play.codes import code_table, level_of_code
 from logo_bot.bot.play.env import EnvWrapper, LogoEnv
 from logo_bot.bot.play.progress import Progress, clock
@@ -201,18 +208,19 @@ def run(options: RunOptions) -> int:
             stack.callback(lambda: progress.stream.write(_recorded(folder)))
             stack.enter_context(recording)
             stack.enter_context(stop_logged())
-            setup = recording.fuse_files(setup)
+            setup = with_files(setup, recording.fuse_files())
+            recording.note_session(run_record(setup))
         # a display lost during the run, or on the way out, is the folder's failure
         lost = stack.enter_context(LostDisplay())
         if options.attach is not None:
-            session = stack.enter_context(Session.attach(profile, setup, window_id))
+            session = stack.enter_context(attach_session(profile, setup, window_id))
         else:
-            session = stack.enter_context(Session.open(profile, setup))
+            session = stack.enter_context(open_session(profile, setup))
         lost.watch(session.xserver)
         stack.enter_context(abort_guarded(session, options.abort_key))
         env: LogoEnv | EnvWrapper = LogoEnv(session)
         if recording is not None:
-            recording.attach(session)
+            recording.record_fuse(session)
             env = recording.wrap(env)
         walk = Walkthrough(
             session,
@@ -238,7 +246,7 @@ def run(options: RunOptions) -> int:
     # after the run folder is finished: a profile that cannot be written is said (and is
     # the exit status), but does not make a complete run failed
     if options.save_profile and walk.probe is not None:
-        speed = session.options.speed
+        speed = session.speed
         print(save_probed_profile(options.save_profile, profile, walk.probe.result(), speed))
     return Exit.OK if report.status == "complete" else Exit.FAILED
 

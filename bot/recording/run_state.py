@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from logo_bot.bot.fuse.session import Segment, Session, SessionOptions
+from logo_bot.bot.fuse.session import Segment, Session
 from logo_bot.bot.play.env import Observation
 from logo_bot.bot.profile import Profile
 from logo_bot.bot.recording.events import EventLog
@@ -43,7 +43,7 @@ class RunState:
     started: float
     events: EventLog
     session: Session | None = None
-    session_options: SessionOptions | None = None
+    session_record: dict[str, Any] | None = None  # run.json's "session"
     report: Any = None  # the walkthrough's RunReport, kept up to date
     requested: tuple[int, int] | None = None
     level_starts: list[LevelStart] = field(default_factory=list)

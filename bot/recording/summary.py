@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import time
 import tomllib
-from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from logo_bot.bot.errors import RzxError
 from logo_bot.bot.frames import FPS
-from logo_bot.bot.fuse.session import SessionOptions
 from logo_bot.bot.profile import show_config
 from logo_bot.bot.recording import manifest
 from logo_bot.bot.recording.encode import Encoded
@@ -54,7 +52,6 @@ def build_summary(
     for entry in levels:
         for kind, n in entry.get("corrections", {}).items():
             corrections[kind] = corrections.get(kind, 0) + n
-    config = rec.session_options
     return {
         "schema": manifest.SCHEMA_VERSION,
         "name": rec.folder.name,
@@ -67,7 +64,7 @@ def build_summary(
         "seconds": round(ended - rec.started, 3),
         "versions": _versions(rec),
         "profile": _profile(rec),
-        "session": _session(config),
+        "session": rec.session_record,
         "requested": (
             {"first": rec.requested[0], "last": rec.requested[1]} if rec.requested else None
         ),
@@ -210,13 +207,6 @@ def _profile(rec: RunState) -> dict[str, Any] | None:
     if rec.profile is None:
         return None
     return {"name": rec.profile.name, "settings": tomllib.loads(show_config(rec.profile))}
-
-
-def _session(options: SessionOptions | None) -> dict[str, Any] | None:
-    if options is None:
-        return None
-    data = asdict(options)
-    return {k: str(v) if isinstance(v, Path) else v for k, v in data.items()}
 
 
 def _relative(path: Path | None, root: Path) -> str | None:

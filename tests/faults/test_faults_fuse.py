@@ -13,7 +13,7 @@ from faults.harness import play
 from faults.hog import CpuHog
 from faults.lossy_keys import KeyFaults
 from game import build
-from logo_bot.bot.fuse.session import SessionOptions
+from logo_bot.bot.fuse.assembly import SessionOptions
 from logo_bot.bot.play.progress import Progress
 from logo_bot.bot.profile import load_profile
 from logo_bot.bot.recording.recording import RecordOptions

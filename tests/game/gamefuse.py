@@ -21,7 +21,8 @@ from game.font import load_font
 from game.layout import Layout, Text, load_layout
 from game.leveldata import load_game_levels
 from logo_bot.bot.frames import FRAME_S
-from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.fuse.assembly import SessionOptions, open_session
+from logo_bot.bot.fuse.session import Session
 from logo_bot.bot.profile import load_profile
 from logo_bot.bot.x11.keys import KeyTiming
 from logo_bot.solvers.board import Board, Cell
@@ -78,8 +79,8 @@ class Game:
     def __init__(self, session: Session) -> None:
         self.session = session
         self.vision = session.vision
-        self.scale = session.options.scale
-        self.speed = session.options.speed
+        self.scale = session.vision.scale
+        self.speed = session.speed
         # These tests press keys to see what the game does with them, not to test the
         # bot's timing: a press held 4 frames (60 ms at least) and as long up is seen
         # by the game even when a busy machine runs Fuse in fits and starts.
@@ -99,7 +100,7 @@ class Game:
         options = SessionOptions(
             display=display, speed=speed, scale=scale, snapshot=snapshot, tape=tape, movie=movie
         )
-        return cls(Session.open(PROFILE, options))
+        return cls(open_session(PROFILE, options))
 
     def close(self) -> None:
         self.session.close()

@@ -9,7 +9,7 @@ import pytest
 
 from logo_bot.bot.errors import EmulatorError
 from logo_bot.bot.fuse import session as session_module
-from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.fuse.assembly import SessionOptions, open_session
 from logo_bot.bot.profile import load_profile
 
 pytestmark = pytest.mark.fuse
@@ -20,7 +20,7 @@ PROFILE = load_profile("practice")
 def test_a_restart_that_fails_twice_is_an_emulator_error_and_the_session_still_closes(
     monkeypatch,
 ):
-    session = Session.open(PROFILE, SessionOptions(headless=True))
+    session = open_session(PROFILE, SessionOptions(headless=True))
     xvfb = session.xserver.process
     assert xvfb is not None
     tries = []
@@ -50,7 +50,7 @@ def test_a_restart_that_fails_once_goes_on_with_the_second_fuse(monkeypatch):
             raise EmulatorError("Fuse did not show its window within 10 s: (a test)")
         return real_start(*args, **kwargs)
 
-    with Session.open(PROFILE, SessionOptions(headless=True)) as session:
+    with open_session(PROFILE, SessionOptions(headless=True)) as session:
         first = session.fuse.pid
         monkeypatch.setattr(session_module.Fuse, "start", once_slow)
         session.restart()

@@ -9,7 +9,7 @@ import pytest
 from game import build
 from game.keyreading import KeyReading
 from logo_bot.bot.frames import FRAME_MS
-from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.fuse.assembly import SessionOptions, open_session
 from logo_bot.bot.play.env import LogoEnv
 from logo_bot.bot.play.unattended import Walkthrough
 from logo_bot.bot.profile import load_profile
@@ -33,7 +33,7 @@ def test_levels_1_to_5_with_the_probed_timing(xserver, built):
     reading, snapshot = built
     profile = load_profile("practice", [f"game.snapshot={snapshot}"])
     options = SessionOptions(display=xserver.display, headless=False, speed=100)
-    with Session.open(profile, options) as session:
+    with open_session(profile, options) as session:
         walk = Walkthrough(session, LogoEnv(session), profile, 1, 5, probe=True)
         report = walk.run()
         played_with = session.keys.timing

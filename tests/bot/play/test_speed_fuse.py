@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.fuse.assembly import SessionOptions, open_session
 from logo_bot.bot.play.env import LogoEnv
 from logo_bot.bot.play.speed import board_area, measure_speed
 from logo_bot.bot.play.unattended import Walkthrough
@@ -22,7 +22,7 @@ PROFILE = load_profile("practice")
 @pytest.mark.parametrize(("speed", "scale"), [(100, 1), (200, 2)])
 def test_the_measured_speed_is_fuses(xserver, speed, scale):
     options = SessionOptions(display=xserver.display, headless=False, speed=speed, scale=scale)
-    with Session.open(PROFILE, options) as session:
+    with open_session(PROFILE, options) as session:
         walk = Walkthrough(session, LogoEnv(session), PROFILE, 1, 1)
         walk.enter(1)
         walk.player.wait_level()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.fuse.assembly import SessionOptions, open_session
 from logo_bot.bot.play.codes import code_table
 from logo_bot.bot.play.env import LogoEnv
 from logo_bot.bot.play.unattended import Walkthrough
@@ -19,7 +19,7 @@ LEVELS = {lv.number: lv.board for lv in load_level_list(PROFILE.resolve(PROFILE.
 
 def play(xserver, first: int, last: int, speed: int = 200):
     options = SessionOptions(display=xserver.display, headless=False, speed=speed)
-    with Session.open(PROFILE, options) as session:
+    with open_session(PROFILE, options) as session:
         walk = Walkthrough(session, LogoEnv(session), PROFILE, first, last)
         return walk.run()
 

@@ -13,7 +13,8 @@ import pytest
 
 from faults.folder_check import check_folder
 from logo_bot.bot import interrupts
-from logo_bot.bot.fuse.session import Segment, SessionOptions
+from logo_bot.bot.fuse.assembly import SessionOptions, run_record
+from logo_bot.bot.fuse.session import Segment
 from logo_bot.bot.interrupts import Stopped, Terminated
 from logo_bot.bot.play.unattended import RunReport
 from logo_bot.bot.profile import load_profile
@@ -41,7 +42,7 @@ def complete_run(tmp_path, monkeypatch, frames: int = 400) -> Recording:
     folder.rzx.write_bytes(b"RZX")
     recording.state.session = SimpleNamespace(
         segments=[Segment(1, 0.0, 0.0, 100, folder.rzx, folder.movie)],
-        options=SessionOptions(),
+        run_record=run_record(SessionOptions()),
         attached=False,
         killed_segments=[],
         fuse=SimpleNamespace(config=None),

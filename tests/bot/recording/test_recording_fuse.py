@@ -17,7 +17,7 @@ import pytest
 
 from benchmarks import pace
 from logo_bot.bot.cli import main
-from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.fuse.assembly import SessionOptions, open_session, with_files
 from logo_bot.bot.installation import PACKAGES_ROOT as REPO_ROOT
 from logo_bot.bot.play.env import LogoEnv
 from logo_bot.bot.profile import load_profile
@@ -322,8 +322,8 @@ def test_a_restart_makes_a_second_segment_and_the_video_joins_them(xserver, tmp_
     options = RecordOptions(tmp_path, video=True)
     recording = Recording.start(options, "walkthrough", ["test"], PROFILE)
     base = SessionOptions(display=xserver.display, headless=False, speed=400)
-    with recording, Session.open(PROFILE, recording.fuse_files(base)) as session:
-        recording.attach(session)
+    with recording, open_session(PROFILE, with_files(base, recording.fuse_files())) as session:
+        recording.record_fuse(session)
         env = recording.wrap(LogoEnv(session))
         env.observe()
         wait_emulated_frames(xserver.display, session.fuse.window_id, 50)

@@ -14,14 +14,17 @@ from Xlib.ext import xtest
 
 from faults.thief import FocusThief
 from logo_bot.bot.errors import FocusLost
+from logo_bot.bot.fuse.assembly import SessionOptions, open_session
 from logo_bot.bot.fuse.emulator import Fuse, FuseConfig
-from logo_bot.bot.fuse.session import Session, SessionOptions
+from logo_bot.bot.fuse.session import Session
 from logo_bot.bot.play.env import LogoEnv
 from logo_bot.bot.profile import load_profile
 from logo_bot.bot.x11.display import open_display
 from logo_bot.bot.x11.focus import FocusPolicy
 from logo_bot.bot.x11.grab import open_grabber
-from logo_bot.bot.x11.keys import KeyTiming, XTestKeys
+from logo_bot.bot.x11.key_delivery import XTestDelivery
+from logo_bot.bot.x11.keys import KeyTiming
+from logo_bot.bot.x11.x11_keys import X11Keys
 from tests.bot.emulated_frames import wait_emulated_frames
 from tests.bot.opense import wait_booted
 from tests.game.gamefuse import LAYOUT, shows
@@ -51,7 +54,7 @@ def wait_screen(env: LogoEnv, shown: Callable[[np.ndarray], bool], what: str) ->
 
 def at_name_prompt(session: Session) -> LogoEnv:
     env = LogoEnv(session)
-    scale = session.options.scale
+    scale = session.vision.scale
     title = LAYOUT.screens["title"][-1]  # drawn last: the game reads keys from then on
     wait_screen(env, lambda f: shows(f, title, scale), "the whole title")
     # a SPACE pressed in the frame the title flushes its keys is dropped: press it again
@@ -102,7 +105,7 @@ def fuse_and_thief(xserver, tmp_path, **options) -> Iterator[tuple[Session, Focu
     """A Fuse session at 200 % on the test's display, and the sentinel beside it."""
     setup = SessionOptions(display=xserver.display, headless=False, speed=200, **options)
     with (
-        Session.open(PROFILE, setup) as session,
+        open_session(PROFILE, setup) as session,
         FocusThief(xserver.display, tmp_path / "keys.jsonl") as thief,
     ):
         yield session, thief
@@ -191,7 +194,7 @@ def check_a_release_after_a_theft_reaches_no_other_window(
     display = fuse.display
     grabber = open_grabber(display, fuse.window_id)
     timing = KeyTiming(hold_ms=800, gap_ms=40)
-    keys = XTestKeys(display, fuse.window_id, timing, take_focus=False)
+    keys = X11Keys(display, fuse.window_id, XTestDelivery, timing, take_focus=False)
     dpy = open_display(display)
     try:
         (focus or keys.focus)()
@@ -212,7 +215,7 @@ def check_a_release_after_a_theft_reaches_no_other_window(
         wait_emulated_frames(display, fuse.window_id, 25)
         assert (grabber.grab() == before).all(), "Fuse still repeats the key"
         with pytest.raises(FocusLost):
-            XTestKeys(display, fuse.window_id, take_focus=False).press("p")
+            X11Keys(display, fuse.window_id, XTestDelivery, take_focus=False).press("p")
         assert thief.keys_received() == 0
         # a key sent by someone else while the thief has the focus does reach it: the
         # sentinel really does log keys

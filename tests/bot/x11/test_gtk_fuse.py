@@ -15,8 +15,8 @@ from Xlib.protocol import event
 
 from faults.thief import FocusThief
 from logo_bot.bot.cli import main
+from logo_bot.bot.fuse.assembly import SessionOptions, open_session
 from logo_bot.bot.fuse.emulator import Fuse, FuseConfig
-from logo_bot.bot.fuse.session import Session, SessionOptions
 from logo_bot.bot.play.env import LogoEnv
 from logo_bot.bot.play.unattended import Walkthrough
 from logo_bot.bot.profile import load_profile
@@ -25,8 +25,11 @@ from logo_bot.bot.recording.rzx import frame_count
 from logo_bot.bot.see.screens import ScreenReader
 from logo_bot.bot.x11.display import open_display
 from logo_bot.bot.x11.grab import open_grabber
-from logo_bot.bot.x11.keys import KeyTiming, XTestKeys, focus_id
+from logo_bot.bot.x11.key_delivery import XTestDelivery
+from logo_bot.bot.x11.key_guard import focus_id
+from logo_bot.bot.x11.keys import KeyTiming
 from logo_bot.bot.x11.window import is_within, window_title
+from logo_bot.bot.x11.x11_keys import X11Keys
 from logo_bot.solvers.levels import load_level_list
 from tests.bot.desktop import desktop
 from tests.bot.x11.test_focus_fuse import (
@@ -65,7 +68,7 @@ def show_json(capsys, *argv: str) -> tuple[int, dict | str]:
 
 @pytest.mark.parametrize("scale", [1, 2, 3])
 def test_show_and_calibrate_read_a_level_from_a_fuse_gtk_window(openbox, capsys, tmp_path, scale):
-    with Session.open(PROFILE, gtk_options(openbox, scale=scale)) as session:
+    with open_session(PROFILE, gtk_options(openbox, scale=scale)) as session:
         walk = Walkthrough(session, LogoEnv(session), PROFILE, 1, 1)
         walk.enter(1)
         walk.player.wait_level()
@@ -106,7 +109,7 @@ def titled(display: str, window_id: int) -> str:
 
 
 def test_two_fuse_windows_are_listed_and_one_is_chosen_with_window(openbox, capsys):
-    with Session.open(PROFILE, gtk_options(openbox, scale=2)) as session:
+    with open_session(PROFILE, gtk_options(openbox, scale=2)) as session:
         walk = Walkthrough(session, LogoEnv(session), PROFILE, 1, 1)
         walk.enter(1)
         walk.player.wait_level()
@@ -143,7 +146,7 @@ def test_a_focus_thief_gets_no_key_from_the_bot_playing_fuse_gtk(openbox, tmp_pa
     the sentinel (placed off Fuse) receives nothing."""
     options = gtk_options(openbox, focus_grace_s=0)
     with (
-        Session.open(PROFILE, options) as session,
+        open_session(PROFILE, options) as session,
         FocusThief(openbox.display, tmp_path / "keys.jsonl", at=(0, 0)) as thief,
     ):
         events = events_of(session.focus_policy)
@@ -205,7 +208,7 @@ def test_without_taking_focus_the_bot_pauses_until_fuse_gtk_has_the_focus_again(
     options = gtk_options(openbox, take_focus=False)
     with (
         FocusThief(openbox.display, tmp_path / "keys.jsonl", at=(0, 0)) as thief,
-        Session.open(PROFILE, options) as session,
+        open_session(PROFILE, options) as session,
     ):
         window = session.fuse.window_id
         check_the_bot_pauses_until_the_focus_returns(
@@ -261,7 +264,9 @@ def test_keys_go_to_fuse_gtk_when_the_window_manager_focused_its_inner_window(op
     ):
         wm_focused_inner_window(fuse.display, fuse.window_id)
         deadline = time.monotonic() + 30
-        keys = XTestKeys(fuse.display, fuse.window_id, KeyTiming(25, 25), take_focus=False)
+        keys = X11Keys(
+            fuse.display, fuse.window_id, XTestDelivery, KeyTiming(25, 25), take_focus=False
+        )
         try:
             while not screens.shows(grab.grab(), "title"):
                 assert time.monotonic() < deadline, "the title never showed"
@@ -278,7 +283,7 @@ def test_keys_go_to_fuse_gtk_when_the_window_manager_focused_its_inner_window(op
 def test_a_window_moved_during_a_level_is_followed(openbox):
     """The person drags fuse-gtk elsewhere in the middle of level 1: the grabber follows it
     and the level is finished."""
-    with Session.open(PROFILE, gtk_options(openbox, scale=1)) as session:
+    with open_session(PROFILE, gtk_options(openbox, scale=1)) as session:
         env = LogoEnv(session)
         walk = Walkthrough(session, env, PROFILE, 1, 1)
         walk.enter(1)
@@ -306,7 +311,7 @@ def test_a_window_raised_over_fuse_gtk_is_noticed_and_fuse_raised_again(openbox,
     goes anywhere while it covers Fuse; after the grace the bot asks the window manager to
     activate Fuse, which raises it, and typing goes on; the other window got no key."""
     options = gtk_options(openbox, focus_grace_s=0.2)
-    with Session.open(PROFILE, options) as session:
+    with open_session(PROFILE, options) as session:
         env = at_name_prompt(session)
         picture = session.grabber.picture
         events = events_of(session.focus_policy)
