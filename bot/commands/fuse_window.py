@@ -20,7 +20,7 @@ class FuseWindow:
     id: int
 
 
-def find_fuse_window(
+def pick_fuse_window(
     display: str | None,
     name: str | None,
     no_display: DisplayError,
@@ -54,7 +54,7 @@ def attach_window(display: str | None, name: str | None) -> int:
         "--attach needs the display your Fuse is on",
         hint=NO_X_DISPLAY_HINT if wayland else "give --display :N",
     )
-    window = find_fuse_window(display, name, no_display, on_none=native_wayland_fuse)
+    window = pick_fuse_window(display, name, no_display, on_none=native_wayland_fuse)
     return window.id
 
 

@@ -216,11 +216,11 @@ def text(info: dict[str, object]) -> str:
 
 def live_frame(source: LiveWindow) -> np.ndarray:
     """The picture of the Fuse window on the display (the window ``--attach`` plays in)."""
-    from logo_bot.bot.commands.fuse_window import find_fuse_window
+    from logo_bot.bot.commands.fuse_window import pick_fuse_window
     from logo_bot.bot.x11.grab import open_grabber
 
     no_display = DisplayError("no display to look at", hint="use --screenshot PNG or --launch")
-    fuse = find_fuse_window(source.display, source.window, no_display)
+    fuse = pick_fuse_window(source.display, source.window, no_display)
     with LostDisplay(fuse.display, probe=True), open_grabber(fuse.display, fuse.id) as grabber:
         return grabber.grab()
 

@@ -19,7 +19,7 @@ from logo_bot.bot.fuse.homes import HOME_PREFIX, sweep_homes
 from logo_bot.bot.fuse.log_tail import log_tail
 from logo_bot.bot.fuse.spectrum_files import CUT, snapshot_problem, tape_problem
 from logo_bot.bot.x11.display import check_display, open_display
-from logo_bot.bot.x11.window import ask_to_close, find_fuse_window
+from logo_bot.bot.x11.window import ask_to_close, fuse_window_of
 
 OPENSE_ROM = Path("/usr/share/spectrum-roms/opense.rom")
 FILTERS = {1: "normal", 2: "2x", 3: "3x"}
@@ -186,7 +186,7 @@ class Fuse:
             started = time.monotonic()
             dpy = open_display(display)
             while True:
-                window = find_fuse_window(dpy, process.pid)
+                window = fuse_window_of(dpy, process.pid)
                 if window is not None:
                     dpy.close()  # here, where an interrupt still stops this Fuse
                     dpy = None

@@ -238,10 +238,6 @@ class XServer:
             raise
         return server
 
-    @property
-    def owned(self) -> bool:
-        return self.process is not None
-
     def gone(self) -> bool:
         """Whether the display went away by itself: the Xvfb we started ended before we
         stopped it, or the person's display no longer opens."""

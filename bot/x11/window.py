@@ -94,7 +94,7 @@ def build_of(window) -> str:
     return "gtk" if "fuse-gtk" in _wm_class(window) else "sdl"
 
 
-def find_fuse_window(dpy: xdisplay.Display, pid: int | None = None):
+def fuse_window_of(dpy: xdisplay.Display, pid: int | None = None):
     """The one Fuse window (of process ``pid`` when given); None when there is none or
     when, without a PID, several Fuse windows make the choice ambiguous."""
     windows = fuse_windows(dpy)

@@ -46,7 +46,7 @@ def test_the_display_is_dollar_display_by_default(monkeypatch):
     monkeypatch.setenv("DISPLAY", ":42")
     monkeypatch.setattr(fuse_window, "open_display", lambda name: NoDisplay())
     monkeypatch.setattr(fuse_window, "choose_window", lambda dpy, name: type("W", (), {"id": 7}))
-    found = fuse_window.find_fuse_window(None, None, DisplayError("none"))
+    found = fuse_window.pick_fuse_window(None, None, DisplayError("none"))
     assert found == fuse_window.FuseWindow(":42", 7)
 
 

@@ -8,7 +8,7 @@ from logo_bot.bot.errors import DisplayError, EmulatorError, InputError
 from logo_bot.bot.fuse.attached import native_wayland_fuses, running_fuses
 from logo_bot.bot.fuse.emulator import Fuse, FuseConfig
 from logo_bot.bot.x11.display import open_display
-from logo_bot.bot.x11.window import find_fuse_window, window_pid, window_title
+from logo_bot.bot.x11.window import fuse_window_of, window_pid, window_title
 
 
 @pytest.mark.fuse
@@ -18,7 +18,7 @@ def test_fuse_starts_with_a_private_home_and_stops_cleanly(xserver):
         assert fuse.alive()
         assert fuse.home.is_dir() and fuse.home != Path.home()
         dpy = open_display(xserver.display)
-        window = find_fuse_window(dpy, fuse.pid)
+        window = fuse_window_of(dpy, fuse.pid)
         assert window is not None and window.id == fuse.window_id
         assert window_pid(dpy, fuse.window_id) == fuse.pid
         assert window_title(window).startswith("Fuse")
@@ -76,9 +76,9 @@ def test_two_fuses_on_one_display_are_told_apart_by_pid(xserver):
     ):
         assert a.window_id != b.window_id
         dpy = open_display(xserver.display)
-        assert find_fuse_window(dpy, a.pid).id == a.window_id
-        assert find_fuse_window(dpy, b.pid).id == b.window_id
-        assert find_fuse_window(dpy) is None, "two candidates without a PID: ambiguous"
+        assert fuse_window_of(dpy, a.pid).id == a.window_id
+        assert fuse_window_of(dpy, b.pid).id == b.window_id
+        assert fuse_window_of(dpy) is None, "two candidates without a PID: ambiguous"
         dpy.close()
 
 

@@ -15,7 +15,7 @@ from logo_bot.bot.recording.events import read_events
 from logo_bot.bot.recording.folder import list_runs
 from logo_bot.bot.x11.display import open_display
 from logo_bot.bot.x11.grab import open_grabber
-from logo_bot.bot.x11.window import find_fuse_window
+from logo_bot.bot.x11.window import fuse_window_of
 from tests.bot.bot_process import bot_process
 from tests.bot.desktop import desktop
 from tests.bot.recording.test_recording_fuse import check_schemas, check_video
@@ -89,7 +89,7 @@ def test_a_covering_window_pauses_the_keys_and_is_noted(tmp_path):
             events = found[0]
             wait_for_event(events, lambda e: e["event"] == "keys" and e.get("level") == 2, bot)
             dpy = open_display(xserver.display)
-            window = find_fuse_window(dpy)
+            window = fuse_window_of(dpy)
             with open_grabber(xserver.display, window.id) as grabber:
                 picture = grabber.picture
             dpy.close()

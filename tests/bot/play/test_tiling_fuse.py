@@ -13,7 +13,7 @@ from logo_bot.bot.recording.events import read_events
 from logo_bot.bot.x11.display import open_display
 from logo_bot.bot.x11.picture import window_size
 from logo_bot.bot.x11.tiling import float_window, ipc_socket
-from logo_bot.bot.x11.window import find_fuse_window
+from logo_bot.bot.x11.window import fuse_window_of
 from tests.bot.bot_process import bot_process
 from tests.bot.desktop import desktop
 from tests.bot.play.test_attach_fuse import LEVELS, Person, run_attached
@@ -54,7 +54,7 @@ def test_a_fuse_window_resized_in_the_middle_of_a_run_is_followed(tmp_path):
             wait_for_event(events, lambda e: e["event"] == "level_shown", bot)
             dpy = open_display(xserver.display)
             try:  # as a person would drag it: until the window has the size (hints allowing)
-                window = find_fuse_window(dpy)
+                window = fuse_window_of(dpy)
                 assert float_window(i3_socket(xserver.display), dpy, window.id, (960, 772))
             finally:
                 dpy.close()

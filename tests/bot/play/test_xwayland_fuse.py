@@ -25,7 +25,7 @@ from logo_bot.bot import processes
 from logo_bot.bot.fuse.emulator import OPENSE_ROM
 from logo_bot.bot.recording.events import read_events
 from logo_bot.bot.x11.display import open_display
-from logo_bot.bot.x11.window import find_fuse_window
+from logo_bot.bot.x11.window import fuse_window_of
 from tests.bot.bot_process import bot_process
 from tests.bot.play.test_attach_fuse import LEVELS, Person
 
@@ -95,7 +95,7 @@ def level_1_played(root: Path) -> bool:
 def fuse_window(wayland: WaylandDesktop) -> int:
     dpy = open_display(wayland.display)
     try:
-        window = find_fuse_window(dpy)
+        window = fuse_window_of(dpy)
         assert window is not None, "no Fuse window on XWayland"
         return window.id
     finally:
@@ -228,7 +228,7 @@ def test_a_fuse_on_another_x_display_is_not_taken_for_a_native_wayland_one(
         dpy = open_display(xserver.display)
         try:
             deadline = time.monotonic() + 20
-            while find_fuse_window(dpy, fuse.pid) is None:
+            while fuse_window_of(dpy, fuse.pid) is None:
                 assert fuse.poll() is None, f"fuse-sdl exited ({fuse.returncode})"
                 assert time.monotonic() < deadline, "fuse-sdl never showed its window"
                 time.sleep(0.02)
