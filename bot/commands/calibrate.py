@@ -14,16 +14,17 @@ from logo_bot.bot.commands.aborting import (
     check_abort_key_free,
     noting_whose_fuse,
 )
-from logo_bot.bot.commands.common import (
+from logo_bot.bot.commands.common import add_output_options, setup_logging
+from logo_bot.bot.commands.game_options import (
     add_game_options,
-    add_output_options,
-    add_probe_options,
     add_profile_options,
-    check_writable,
     profile_from,
-    save_probed_profile,
     session_options,
-    setup_logging,
+)
+from logo_bot.bot.commands.probe_options import (
+    add_probe_options,
+    check_writable,
+    save_probed_profile,
 )
 from logo_bot.bot.commands.show import (
     Source,

@@ -6,17 +6,16 @@ import argparse
 import sys
 
 from logo_bot.bot.commands import required, walkthrough
-from logo_bot.bot.commands.common import (
+from logo_bot.bot.commands.common import add_output_options, setup_logging
+from logo_bot.bot.commands.game_options import (
     add_attach_options,
     add_game_options,
-    add_output_options,
-    add_probe_options,
     add_profile_options,
-    add_recording_options,
     add_safety_options,
     profile_from,
-    setup_logging,
 )
+from logo_bot.bot.commands.probe_options import add_probe_options
+from logo_bot.bot.commands.recording_options import add_recording_options
 from logo_bot.bot.errors import exit_codes_help
 
 

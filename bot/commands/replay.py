@@ -16,12 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from logo_bot.bot.commands import required
-from logo_bot.bot.commands.common import (
-    add_output_options,
-    add_runs_option,
-    checked_speed,
-    setup_logging,
-)
+from logo_bot.bot.commands.common import add_output_options, setup_logging
+from logo_bot.bot.commands.game_options import checked_speed
+from logo_bot.bot.commands.recording_options import add_runs_option
 from logo_bot.bot.errors import BotError, InputError, UsageError, exit_codes_help
 from logo_bot.bot.fuse.emulator import OPENSE_ROM
 from logo_bot.bot.fuse.session import Segment

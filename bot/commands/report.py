@@ -8,7 +8,8 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-from logo_bot.bot.commands.common import add_output_options, add_runs_option, setup_logging
+from logo_bot.bot.commands.common import add_output_options, setup_logging
+from logo_bot.bot.commands.recording_options import add_runs_option
 from logo_bot.bot.errors import UsageError, exit_codes_help
 from logo_bot.bot.recording.folder import RunFolder, default_root, find_run
 from logo_bot.bot.recording.report_page import write_compare, write_report

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from logo_bot.bot.commands.common import add_output_options, add_runs_option, setup_logging
+from logo_bot.bot.commands.common import add_output_options, setup_logging
+from logo_bot.bot.commands.recording_options import add_runs_option
 from logo_bot.bot.errors import UsageError, exit_codes_help
 from logo_bot.bot.play.progress import clock
 from logo_bot.bot.recording.folder import RunFolder, default_root, list_runs

@@ -17,13 +17,12 @@ from logo_bot.bot.commands.aborting import (
     add_abort_option,
     check_abort_key_free,
 )
-from logo_bot.bot.commands.common import (
+from logo_bot.bot.commands.common import add_output_options, setup_logging
+from logo_bot.bot.commands.game_options import (
     add_game_options,
-    add_output_options,
     add_profile_options,
     profile_from,
     session_options,
-    setup_logging,
 )
 from logo_bot.bot.errors import (
     DisplayError,

@@ -19,26 +19,24 @@ from logo_bot.bot.commands.aborting import (
     check_abort_key_free,
     noting_whose_fuse,
 )
-from logo_bot.bot.commands.common import (
+from logo_bot.bot.commands.common import add_output_options, level_range, setup_logging, stop_logged
+from logo_bot.bot.commands.fuse_window import attach_window
+from logo_bot.bot.commands.game_options import (
     Attach,
     add_attach_options,
     add_game_options,
-    add_output_options,
-    add_probe_options,
     add_profile_options,
-    add_recording_options,
     add_safety_options,
     attach_from,
-    check_writable,
-    level_range,
     profile_from,
-    record_options,
-    save_probed_profile,
     session_options,
-    setup_logging,
-    stop_logged,
 )
-from logo_bot.bot.commands.fuse_window import attach_window
+from logo_bot.bot.commands.probe_options import (
+    add_probe_options,
+    check_writable,
+    save_probed_profile,
+)
+from logo_bot.bot.commands.recording_options import add_recording_options, record_options
 from logo_bot.bot.errors import Exit, UsageError, exit_codes_help
 from logo_bot.bot.fuse.assembly import (
     SessionOptions,

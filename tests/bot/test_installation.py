@@ -71,7 +71,7 @@ def test_runs_go_to_the_variable_then_the_checkout_then_the_user_data_folder(mon
 @pytest.mark.parametrize("option", ["--runs-dir", "--video-dir"])
 def test_runs_dir_and_its_old_name_video_dir(option, tmp_path):
     from logo_bot.bot.commands import runs, walkthrough
-    from logo_bot.bot.commands.common import record_options
+    from logo_bot.bot.commands.recording_options import record_options
 
     args = walkthrough.parser().parse_args([option, str(tmp_path)])
     assert record_options(args).root == tmp_path

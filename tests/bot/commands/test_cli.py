@@ -169,6 +169,6 @@ def test_every_command_that_starts_fuse_has_the_one_speed_range(tmp_path, capsys
 def test_the_focus_timeout_is_600_s_unless_the_bot_leaves_the_focus_to_you(
     given, take_focus, timeout
 ):
-    from logo_bot.bot.commands.common import focus_timeout
+    from logo_bot.bot.commands.game_options import focus_timeout
 
     assert focus_timeout(given, take_focus) == timeout

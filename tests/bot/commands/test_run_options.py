@@ -10,7 +10,7 @@ import pytest
 
 from logo_bot.bot.cli import main
 from logo_bot.bot.commands import walkthrough
-from logo_bot.bot.commands.common import Attach
+from logo_bot.bot.commands.game_options import Attach
 from logo_bot.bot.recording.recording import RecordOptions
 
 
