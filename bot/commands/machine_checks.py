@@ -101,19 +101,28 @@ def _numbers(version: str) -> tuple[int, ...]:
     return tuple(int(n) for n in re.findall(r"\d+", version.split("+")[0])[:3])
 
 
-def _normal(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
+def import_names(distribution: str) -> list[str]:
+    """The top-level modules and packages the installed ``distribution`` brings, from
+    its top_level.txt, else from its list of files."""
+    dist = importlib.metadata.distribution(distribution)
+    listed = (dist.read_text("top_level.txt") or "").split()
+    if listed:
+        return listed
+    found = set()
+    for file in dist.files or ():
+        if len(file.parts) == 1 and file.suffix == ".py":
+            found.add(file.stem)
+        elif len(file.parts) == 2 and file.parts[1] == "__init__.py":
+            found.add(file.parts[0])
+    return sorted(found)
 
 
 def unimportable(distribution: str) -> str | None:
     """The first import name of the installed ``distribution`` that cannot be imported
     (its files gone, or an import blocked), else None."""
-    names = [
-        top
-        for top, owners in importlib.metadata.packages_distributions().items()
-        if _normal(distribution) in map(_normal, owners) and not top.startswith("_")
-    ]
-    for name in sorted(names):
+    for name in import_names(distribution):
+        if name.startswith("_"):
+            continue
         try:
             if importlib.util.find_spec(name) is None:
                 return name
