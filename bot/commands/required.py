@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from logo_bot.bot.commands import machine_checks as checks
 from logo_bot.bot.errors import (
@@ -26,8 +26,23 @@ from logo_bot.bot.errors import (
 )
 
 if TYPE_CHECKING:
-    from logo_bot.bot.commands.replay import ReplayOptions
     from logo_bot.bot.profile import Profile
+    from logo_bot.bot.recording.folder import RunFolder
+
+
+class Replay(Protocol):
+    """What ``for_replay`` reads of replay's options (``ReplayOptions``, frozen)."""
+
+    @property
+    def folder(self) -> RunFolder: ...
+    @property
+    def headless(self) -> bool: ...
+    @property
+    def display(self) -> str | None: ...
+    @property
+    def video(self) -> str | None: ...
+    @property
+    def want_video(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -162,7 +177,7 @@ def for_launch(args: argparse.Namespace, profile: Profile) -> None:
         require(launched(args, profile))
 
 
-def for_replay(options: ReplayOptions) -> None:
+def for_replay(options: Replay) -> None:
     """``replay``: a launched run's recording played in fuse-sdl, its movie decoded by
     fmfconv (every frame is compared), and the video written when asked or headless; an
     attached run's video cut by ffmpeg, and shown by ffplay on a display."""
