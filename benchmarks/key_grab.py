@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from Xlib import X
 
 from logo_bot.bot.x11.display import XServer, open_display
+from logo_bot.bot.x11.key_guard import focus_id
 from logo_bot.bot.x11.keyboard_grab import server_grabbed
-from logo_bot.bot.x11.keys import focus_id
 from logo_bot.bot.x11.window_keys import send_key
 
 

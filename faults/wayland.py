@@ -27,7 +27,7 @@ from Xlib.ext import xtest
 
 from logo_bot.bot import processes
 from logo_bot.bot.x11.display import XServer, open_display
-from logo_bot.bot.x11.keys import focus_within
+from logo_bot.bot.x11.key_guard import focus_within
 from logo_bot.bot.x11.window import Region, region_of
 
 LISTENING = re.compile(rb"xserver listening on display (:\d+)")

@@ -42,7 +42,7 @@ from typing import Any
 
 # which connection a bot module opens: the innermost bot frame at Display() names it
 ROLES = {
-    "x11/keys.py": "keys",
+    "x11/x11_keys.py": "keys",
     "x11/window_keys.py": "keys",
     "x11/keyboard_grab.py": "keys",
     "x11/grab.py": "grabber",

@@ -1,33 +1,31 @@
-"""The pyautogui key backend: ``keyDown``/``keyUp`` with the same timing and focus rules.
+"""The pyautogui key delivery: ``keyDown``/``keyUp`` with the same timing and focus rules.
 
 pyautogui talks to the X display named by ``DISPLAY`` when it is first imported, so
 the display is set before the import; then it is given the driver's own python-xlib
-connection, so its events go out inside the same focus-checked server grab as XTest's.
+connection, so its events (XTest's) go out inside the same focus-checked server grab as
+XTest's, and keys are released as XTest releases them.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
+from typing import Any
+
+from Xlib import display as xdisplay
 
 from logo_bot.bot.errors import DisplayError
-from logo_bot.bot.x11.focus import FocusPolicy
-from logo_bot.bot.x11.keys import DEFAULT_TIMING, KeyTiming, XTestKeys
+from logo_bot.bot.x11.key_delivery import XTestDelivery
 
 PYAUTOGUI_NAMES = {"enter": "enter", "return": "enter", "space": "space", "delete": "backspace"}
 
 
-class PyAutoGuiKeys(XTestKeys):
-    """Presses keys with pyautogui; focus is checked before every event as with XTest."""
+class PyAutoGuiDelivery(XTestDelivery):
+    """Presses keys with pyautogui, on the key driver's connection."""
 
-    def __init__(
-        self,
-        display: str,
-        window_id: int,
-        timing: KeyTiming = DEFAULT_TIMING,
-        take_focus: bool = True,
-        policy: FocusPolicy | None = None,
-    ) -> None:
-        super().__init__(display, window_id, timing, take_focus, policy)
+    def __init__(self, dpy: xdisplay.Display, window: Any) -> None:
+        super().__init__(dpy, window)
+        display = dpy.get_display_name()
         previous = os.environ.get("DISPLAY")
         os.environ["DISPLAY"] = display
         try:
@@ -47,9 +45,9 @@ class PyAutoGuiKeys(XTestKeys):
         # pyautogui binds its X connection at first import; give it this driver's.
         from pyautogui import _pyautogui_x11
 
-        _pyautogui_x11._display = self._dpy
+        _pyautogui_x11._display = dpy
         self._pyautogui = pyautogui
 
-    def _deliver(self, key: str, code: int, down: bool) -> None:
+    def send(self, key: str, code: int, down: bool, held: Sequence[int]) -> None:
         name = PYAUTOGUI_NAMES.get(key.lower(), key.lower())
         (self._pyautogui.keyDown if down else self._pyautogui.keyUp)(name)

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
 
 from Xlib import X
 from Xlib import display as xdisplay
 from Xlib.protocol import event as xevent
 
-from logo_bot.bot.x11.keys import XTestKeys
+from logo_bot.bot.x11.key_delivery import KeyDelivery
+from logo_bot.bot.x11.key_guard import FocusCheck, KeyEvent, send_to_window
 
 log = logging.getLogger(__name__)
 
@@ -85,36 +87,43 @@ def send_key(dpy: xdisplay.Display, window: object, keycode: int, down: bool, st
     window.send_event(key, event_mask=0, propagate=False, onerror=window_gone)  # type: ignore[attr-defined]
 
 
-class WindowKeys(XTestKeys):
-    """Key events sent to Fuse's window, with the focus checks and timing of ``XTestKeys``
-    (without the XTEST extension: the events are the core protocol's)."""
+class WindowDelivery(KeyDelivery):
+    """Key events sent to Fuse's window (core protocol events: no XTEST extension needed),
+    checked with ``key_guard.send_to_window``: no event can reach another window."""
 
     needs_xtest = False
-    targeted = True  # no event can reach another window: releases need no guard
 
     _masks: dict[int, int] | None = None  # keycode -> modifier mask, asked once
 
-    def _state(self, code: int, down: bool) -> int:
+    def _state(self, code: int, down: bool, held: Sequence[int]) -> int:
         """The modifiers down before this event (a modifier's own release includes it)."""
         if self._masks is None:
-            self._masks = modifier_masks(self._dpy)
+            self._masks = modifier_masks(self.dpy)
         state = 0
-        for key in self.held():
-            held = self._codes.get(key)
-            if held is not None and not (down and held == code):
-                state |= self._masks.get(held, 0)
+        for held_code in held:
+            if not (down and held_code == code):
+                state |= self._masks.get(held_code, 0)
         return state
 
-    def _deliver(self, key: str, code: int, down: bool) -> None:
-        send_key(self._dpy, self._window, code, down, self._state(code, down))
+    def send(self, key: str, code: int, down: bool, held: Sequence[int]) -> None:
+        send_key(self.dpy, self.window, code, down, self._state(code, down, held))
 
-    def release_on(self, dpy: xdisplay.Display, codes: list[int]) -> None:
-        """Release ``codes`` in Fuse's window from another connection (the abort key's
-        thread), with no modifier state."""
-        self._release_plain(dpy, codes)
+    def guarded(
+        self,
+        check: FocusCheck,
+        releases: Sequence[KeyEvent],
+        press: KeyEvent | None = None,
+        sync: bool = True,
+    ) -> bool:
+        return send_to_window(check, releases, press, sync)
+
+    def release_on(self, dpy: xdisplay.Display, window_id: int, codes: list[int]) -> None:
+        """Release ``codes`` in Fuse's window with no modifier state (a release always
+        goes to Fuse, where the key was pressed)."""
+        self.release_plain(dpy, window_id, codes)
         dpy.sync()
 
-    def _release_plain(self, dpy: xdisplay.Display, codes: list[int]) -> None:
-        window = dpy.create_resource_object("window", self.window_id)
+    def release_plain(self, dpy: xdisplay.Display, window_id: int, codes: list[int]) -> None:
+        window = dpy.create_resource_object("window", window_id)
         for code in codes:
             send_key(dpy, window, code, False, 0)

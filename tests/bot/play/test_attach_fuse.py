@@ -28,7 +28,9 @@ from logo_bot.bot.recording.events import read_events
 from logo_bot.bot.recording.video import probe
 from logo_bot.bot.see.vision import Vision
 from logo_bot.bot.x11.grab import open_grabber
-from logo_bot.bot.x11.keys import KeyTiming, XTestKeys
+from logo_bot.bot.x11.key_delivery import XTestDelivery
+from logo_bot.bot.x11.keys import KeyTiming
+from logo_bot.bot.x11.x11_keys import X11Keys
 from logo_bot.solvers.board import Board, act, play
 from logo_bot.solvers.levels import load_level_list
 from logo_bot.solvers.order import fewest_presses
@@ -50,7 +52,7 @@ class Person:
         config = FuseConfig(snapshot=snapshot, speed=speed, scale=scale, build=build)
         self.fuse = Fuse.start(config, display)
         self.scale = scale
-        self.keys = XTestKeys(display, self.fuse.window_id, KeyTiming(120, 120))
+        self.keys = X11Keys(display, self.fuse.window_id, XTestDelivery, KeyTiming(120, 120))
         self.keys.focus()
         self.grabber = open_grabber(display, self.fuse.window_id)
         self.vision = Vision(PROFILE, scale)

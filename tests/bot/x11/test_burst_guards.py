@@ -12,10 +12,12 @@ import pytest
 from Xlib import X
 
 from logo_bot.bot.errors import FocusLost
-from logo_bot.bot.x11 import keys as keys_module
+from logo_bot.bot.x11 import key_guard
 from logo_bot.bot.x11.display import XServer, open_display
 from logo_bot.bot.x11.focus import FocusPolicy
-from logo_bot.bot.x11.keys import KeyTiming, XTestKeys
+from logo_bot.bot.x11.key_delivery import XTestDelivery
+from logo_bot.bot.x11.keys import KeyTiming
+from logo_bot.bot.x11.x11_keys import X11Keys
 
 pytestmark = pytest.mark.xserver
 
@@ -39,7 +41,7 @@ class StaleCover:
         return False
 
 
-class RecordedKeys(XTestKeys):
+class RecordedKeys(X11Keys):
     log: list[str]
 
     def _deliver(self, key: str, code: int, down: bool) -> None:
@@ -56,7 +58,9 @@ def guarded_keys() -> Iterator[RecordedKeys]:
         window.set_input_focus(X.RevertToParent, X.CurrentTime)
         dpy.sync()
         policy = FocusPolicy(take_back=False, wait=True, poll_s=0.005)
-        driver = RecordedKeys(server.display, window.id, KeyTiming(2, 2, True), policy=policy)
+        driver = RecordedKeys(
+            server.display, window.id, XTestDelivery, KeyTiming(2, 2, True), policy=policy
+        )
         driver.log = []
         driver.owner = dpy  # type: ignore[attr-defined]
         try:
@@ -148,13 +152,13 @@ def test_keys_held_until_seen_roll_one_up_as_the_next_goes_down(guarded_keys, mo
     """A rollover is one checked event pair: one focus round trip where two were."""
     keys = guarded_keys
     checks: list[int] = []
-    asked = keys_module.focus_id
+    asked = key_guard.focus_id
 
     def counted(dpy):
         checks.append(1)
         return asked(dpy)
 
-    monkeypatch.setattr(keys_module, "focus_id", counted)
+    monkeypatch.setattr(key_guard, "focus_id", counted)
     taps = keys.taps_until(["a", "b", "a"], lambda i: True, longest_ms=100)
     assert (taps.pressed, taps.seen) == (3, 3)
     assert keys.log == ["press a", "release a", "press b", "release b", "press a", "release a"]

@@ -10,7 +10,9 @@ from logo_bot.bot.errors import FocusLost
 from logo_bot.bot.fuse.emulator import Fuse, FuseConfig
 from logo_bot.bot.x11.display import XServer, open_display
 from logo_bot.bot.x11.grab import MssGrabber, XlibGrabber, open_grabber
-from logo_bot.bot.x11.keys import KeyTiming, XTestKeys
+from logo_bot.bot.x11.key_delivery import XTestDelivery
+from logo_bot.bot.x11.keys import KeyTiming
+from logo_bot.bot.x11.x11_keys import X11Keys
 from tests.bot.emulated_frames import wait_emulated_frames
 from tests.bot.opense import wait_booted
 
@@ -77,7 +79,7 @@ def test_xlib_grabs_a_16_bit_display():
 def test_keys_reach_fuse_and_change_the_screen(xserver):
     with Fuse.start(FuseConfig(), xserver.display) as fuse:
         grabber = open_grabber(xserver.display, fuse.window_id)
-        keys = XTestKeys(xserver.display, fuse.window_id, KeyTiming(40, 40))
+        keys = X11Keys(xserver.display, fuse.window_id, XTestDelivery, KeyTiming(40, 40))
         before = wait_booted(grabber)  # the whole boot screen: BASIC waits for keys
         keys.type_text("print 7")
         keys.press("enter")
@@ -92,7 +94,7 @@ def test_no_key_is_sent_when_another_window_has_focus(xserver, tmp_path):
         FocusThief(xserver.display, tmp_path / "keys.jsonl") as spy,
     ):
         grabber = open_grabber(xserver.display, fuse.window_id)
-        keys = XTestKeys(xserver.display, fuse.window_id, take_focus=False)
+        keys = X11Keys(xserver.display, fuse.window_id, XTestDelivery, take_focus=False)
         before = wait_booted(grabber)  # the whole boot screen: BASIC waits for keys
         spy.steal()
         with pytest.raises(FocusLost, match="does not have the keyboard focus"):
@@ -111,11 +113,11 @@ def test_no_key_is_sent_when_another_window_has_focus(xserver, tmp_path):
 
 
 def test_pyautogui_backend_reaches_fuse_too(xserver):
-    from logo_bot.bot.x11.keys_pyautogui import PyAutoGuiKeys
+    from logo_bot.bot.x11.keys_pyautogui import PyAutoGuiDelivery
 
     with Fuse.start(FuseConfig(), xserver.display) as fuse:
         grabber = open_grabber(xserver.display, fuse.window_id)
-        keys = PyAutoGuiKeys(xserver.display, fuse.window_id, KeyTiming(40, 40))
+        keys = X11Keys(xserver.display, fuse.window_id, PyAutoGuiDelivery, KeyTiming(40, 40))
         before = wait_booted(grabber)  # the whole boot screen: BASIC waits for keys
         keys.type_text("print 7")
         keys.press("enter")

@@ -1,4 +1,4 @@
-"""Keys sent to Fuse's window (``WindowKeys``) reach the client that made it and no other:
+"""Keys sent to Fuse's window (``WindowDelivery``) reach the client that made it and no other:
 not the window with the focus, not a client grabbing the keyboard. A plain window on a
 private Xvfb stands for Fuse; its connection reads what it was sent."""
 
@@ -16,7 +16,8 @@ from logo_bot.bot.errors import FocusLost
 from logo_bot.bot.x11.display import XServer, open_display
 from logo_bot.bot.x11.focus import FocusPolicy
 from logo_bot.bot.x11.keys import KeyTiming
-from logo_bot.bot.x11.window_keys import WindowKeys
+from logo_bot.bot.x11.window_keys import WindowDelivery
+from logo_bot.bot.x11.x11_keys import X11Keys
 
 pytestmark = pytest.mark.xserver
 
@@ -30,7 +31,7 @@ class Desk:
     game: object
     other_client: xdisplay.Display
     other: object
-    keys: WindowKeys
+    keys: X11Keys
 
     def received(self, dpy: xdisplay.Display) -> list[tuple[str, int, int]]:
         """The key events ``dpy`` has been sent: (press or release, keycode, state)."""
@@ -64,7 +65,9 @@ def desk() -> Iterator[Desk]:
         game.set_input_focus(X.RevertToParent, X.CurrentTime)
         owner.sync()
         policy = FocusPolicy(take_back=False, wait=False)
-        keys = WindowKeys(server.display, game.id, KeyTiming(2, 2, True), policy=policy)
+        keys = X11Keys(
+            server.display, game.id, WindowDelivery, KeyTiming(2, 2, True), policy=policy
+        )
         try:
             yield Desk(server.display, owner, game, other_client, other, keys)
         finally:

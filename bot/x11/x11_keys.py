@@ -1,0 +1,268 @@
+"""The X11 key driver: one for every way of delivering a key event, holding what they share.
+
+Each event is sent only after the guard of its delivery has checked that Fuse (or a
+window inside it) has the input focus and that no other client holds the keyboard (a
+screen locker, a password prompt gets every key whoever has the focus: a ``GrabWatch``
+follows such grabs from the focus events of Fuse's window). A press that fails the check
+is not sent; the ``FocusPolicy`` then waits, takes the focus back or raises
+``FocusLost``. A release is always sent (a held key must not stay down): see
+``key_guard`` for where it goes. A press is also held back while another window covers
+Fuse's picture (``CoverWatch``), and a key held is let go as soon as the focus goes.
+
+The event itself is the delivery's (``key_delivery``): XTest, addressed to Fuse's window
+(``window_keys``, the default), or pyautogui's (``keys_pyautogui``). ``key_driver`` makes
+the driver for a backend's name.
+
+No stop is raised inside a call on the X connection (python-xlib does not survive an
+exception in the middle of a request): the stop is looked at between key events. A
+forced end releases the keys held on a fresh connection (``release_fresh``).
+"""
+
+from __future__ import annotations
+
+import time
+
+from Xlib import XK, X
+from Xlib import display as xdisplay
+from Xlib.error import CatchError, XError
+
+from logo_bot.bot import interrupts
+from logo_bot.bot.errors import DisplayError, EmulatorError, ProfileError
+from logo_bot.bot.x11.cover import CoverWatch
+from logo_bot.bot.x11.display import open_display
+from logo_bot.bot.x11.focus import FocusPolicy
+from logo_bot.bot.x11.focus_ancestry import FocusAncestry
+from logo_bot.bot.x11.key_delivery import KeyDelivery, XTestDelivery
+from logo_bot.bot.x11.key_guard import FocusCheck, KeyEvent
+from logo_bot.bot.x11.keyboard_grab import GrabWatch
+from logo_bot.bot.x11.keys import DEFAULT_TIMING, BurstCut, KeyDriver, KeyTiming
+from logo_bot.bot.x11.window_keys import WindowDelivery
+
+# Names the profiles use for keys that are not single characters.
+KEYSYM_NAMES = {
+    "space": "space",
+    "enter": "Return",
+    "return": "Return",
+    "shift": "Shift_L",
+    "caps": "Shift_L",
+    "symbol": "Control_L",
+    "delete": "BackSpace",
+    "backspace": "BackSpace",
+}
+
+
+class X11Keys(KeyDriver):
+    """Keys for Fuse's top-level window ``window_id`` on X display ``display``, each event
+    checked (focus, keyboard grabs, cover) and sent by ``delivery``."""
+
+    def __init__(
+        self,
+        display: str,
+        window_id: int,
+        delivery: type[KeyDelivery],
+        timing: KeyTiming = DEFAULT_TIMING,
+        take_focus: bool = True,
+        policy: FocusPolicy | None = None,
+    ) -> None:
+        super().__init__(timing)
+        self.display = display
+        self._dpy = open_display(display)
+        if delivery.needs_xtest and not self._dpy.has_extension("XTEST"):
+            raise DisplayError(f"the X display {display} has no XTEST extension")
+        self.window_id = window_id
+        self._window = self._dpy.create_resource_object("window", window_id)
+        self._grab_watch = GrabWatch(self._dpy, self._window)
+        self._ancestry = FocusAncestry(self._dpy, window_id)
+        self._grab_watch.listeners.append(self._ancestry.take)
+        self._check = FocusCheck(self._dpy, window_id, self._grab_watch, self._ancestry)
+        self.policy = policy or FocusPolicy(take_back=take_focus)
+        self.cover: CoverWatch | None = None  # set by the session: no press while covered
+        self._fresh_cover = True  # the next press asks the server whether Fuse is covered
+        self.round_trip_s = 0.001  # the slowest recent focus check (decays)
+        # a round trip after each event: a hold or gap is then timed from the moment the
+        # server ran the event, not from when it left (docs/benchmarks.md: "Key events")
+        self.sync_events = True
+        self._closed = False
+        self._codes: dict[str, int] = {}
+        self._unforce = interrupts.on_force(self.release_fresh)
+        self.delivery = delivery(self._dpy, self._window)
+
+    @property
+    def take_focus(self) -> bool:
+        return self.policy.take_back
+
+    def keycode(self, key: str) -> int:
+        code = self._codes.get(key)
+        if code is None:
+            name = KEYSYM_NAMES.get(key.lower(), key)
+            sym = XK.string_to_keysym(name)
+            code = self._dpy.keysym_to_keycode(sym) if sym else 0
+            if not code:
+                raise ProfileError(f"no keycode for key {key!r} on this X display")
+            self._codes[key] = code
+        return code
+
+    def held_keycodes(self) -> list[int]:
+        """Keycodes of the keys held down now (for a release from another thread)."""
+        return [self._codes[key] for key in self.held() if key in self._codes]
+
+    def focused(self) -> bool:
+        """Fuse (or its focus child) has the input focus: one round trip once the focus
+        window's place in the tree is known."""
+        started = time.perf_counter()
+        inside = self._check.inside()  # the ancestry hears of changes before it answers
+        took = time.perf_counter() - started
+        self.round_trip_s = max(took, self.round_trip_s * 0.9)
+        return inside
+
+    def keyboard_grabbed(self) -> bool:
+        """Another client holds an active keyboard grab now (no key is pressed meanwhile)."""
+        self._dpy.sync()  # a round trip: the focus events sent so far are in
+        return self._grab_watch.held()
+
+    def covered(self) -> bool:
+        """Another window is over Fuse's picture now (no key is pressed meanwhile)."""
+        if self.cover is None:
+            return False
+        return self.cover.covered(fresh=True)
+
+    def raise_window(self) -> bool:
+        """Put Fuse on top of the windows that cover it (whether it was asked now)."""
+        if self.cover is None:
+            return False
+        return self.cover.raise_fuse()
+
+    def window_exists(self) -> bool:
+        try:
+            self._window.get_attributes()
+        except XError:
+            return False
+        return True
+
+    def _hold_until(self, when: float, poll_s: float = 0.004) -> None:
+        """Hold, but stop at once when another window takes the focus: the release is then
+        swallowed before X autorepeat (hundreds of ms away) could send the held key to
+        that window. The focus is polled while more than a poll and a round trip are
+        left; the rest is waited precisely (the release's own check guards it)."""
+        while when - time.perf_counter() > poll_s + self.round_trip_s:
+            interrupts.check()  # a safe point: the key is released on the way out
+            if not self._may_hold():  # a round trip
+                return
+            time.sleep(max(0.0, min(poll_s, when - time.perf_counter() - 0.002)))
+        self._wait_until(when)
+
+    def _may_hold(self) -> bool:
+        """Fuse still has the focus and no other client holds the keyboard (a round
+        trip): a key held until seen is let go at once otherwise, as in ``_hold_until``."""
+        return self.focused() and not self._grab_watch.held()
+
+    def focus(self) -> None:
+        """Give Fuse's top-level window the input focus (only the top level works)."""
+        catch = CatchError()
+        self._window.set_input_focus(X.RevertToParent, X.CurrentTime, onerror=catch)
+        self._dpy.sync()
+
+    def check_focus(self) -> None:
+        """Before a burst: wait for the focus (and for the picture to be uncovered) if need
+        be; a long wait cuts the burst."""
+        if (self.covered() or not self.focused()) and self.policy.regain(self) > self.cut_after_s:
+            raise BurstCut()
+
+    def _start_burst(self) -> None:
+        """No check here: the first press checks the cover afresh and the focus in its
+        guard, and a refused press waits (``regain_focus``) or cuts the burst, as
+        ``check_focus`` would have."""
+        self._fresh_cover = True
+
+    def regain_focus(self) -> float:
+        self._fresh_cover = True
+        return self.policy.regain(self)
+
+    def _cover_blocks(self) -> bool:
+        """Fuse is covered: asked afresh at a burst's first press (and after a wait), from
+        the cover watch's answer of at most ``every_s`` ago for the presses after it."""
+        if self.cover is None:
+            return False
+        fresh, self._fresh_cover = self._fresh_cover, False
+        return self.cover.covered(fresh=fresh)
+
+    def _send(self, key: str, down: bool) -> bool:
+        code = self.keycode(key)
+        if down and self._cover_blocks():
+            return False
+        event = self._event(key, code, down)
+        if down:
+            return self.delivery.guarded(self._check, [], event, self.sync_events)
+        return self.delivery.guarded(self._check, [event], None, self.sync_events)
+
+    def _send_roll(self, up: str, key: str) -> bool:
+        """``up``'s release and ``key``'s press under one check."""
+        if self._cover_blocks():
+            self._send(up, False)
+            return False
+        up_code, code = self.keycode(up), self.keycode(key)
+        release = self._event(up, up_code, False)
+        return self.delivery.guarded(
+            self._check, [release], self._event(key, code, True), self.sync_events
+        )
+
+    def _event(self, key: str, code: int, down: bool) -> KeyEvent:
+        return KeyEvent(code, lambda: self._deliver(key, code, down))
+
+    def _deliver(self, key: str, code: int, down: bool) -> None:
+        """The event itself, by the delivery (after the guard's check)."""
+        self.delivery.send(key, code, down, self.held_keycodes())
+
+    def release_on(self, dpy: xdisplay.Display, codes: list[int]) -> None:
+        """Release ``codes`` from another connection (the abort key's thread), as the
+        delivery releases them there."""
+        self.delivery.release_on(dpy, self.window_id, codes)
+
+    def release_fresh(self, reason: str = "") -> None:
+        """Release the keys held now on a connection of its own, with no check (a forced
+        end: the bot's own connection may be in the middle of a request)."""
+        codes = self.held_keycodes()
+        if not codes:
+            return
+        dpy = open_display(self.display)
+        try:
+            self.delivery.release_plain(dpy, self.window_id, codes)
+            dpy.sync()
+        finally:
+            dpy.close()
+
+    def close(self) -> None:
+        """Release every key and close the connection; again, nothing happens (as for the
+        grabber and the cover watch: a restart cut short closes them, then the session)."""
+        if self._closed:
+            return
+        self._closed = True
+        self._unforce()
+        try:
+            self.release_all()
+        finally:
+            self._dpy.close()
+
+
+def key_driver(
+    backend: str,
+    display: str,
+    window_id: int,
+    timing: KeyTiming = DEFAULT_TIMING,
+    take_focus: bool = True,
+    policy: FocusPolicy | None = None,
+) -> X11Keys:
+    """The key driver for ``backend``: "window" (events addressed to Fuse's window),
+    "xtest" or "pyautogui"; ``EmulatorError`` for another name."""
+    delivery: type[KeyDelivery]
+    if backend == "pyautogui":
+        from logo_bot.bot.x11.keys_pyautogui import PyAutoGuiDelivery
+
+        delivery = PyAutoGuiDelivery
+    elif backend == "window":
+        delivery = WindowDelivery
+    elif backend == "xtest":
+        delivery = XTestDelivery
+    else:
+        raise EmulatorError(f"unknown key backend {backend!r} (window, xtest or pyautogui)")
+    return X11Keys(display, window_id, delivery, timing, take_focus, policy)
