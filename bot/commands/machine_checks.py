@@ -232,12 +232,17 @@ def xvfb() -> Check:
     return Check("Xvfb", True, f"starts, with XTEST ({found.detail})")
 
 
-def opencv() -> bool:
-    """Whether OpenCV is installed: the bot writes its MP4 with it where ffmpeg is missing."""
+def importable(module: str) -> bool:
+    """Whether the Python module ``module`` is installed (found, not imported)."""
     try:
-        return importlib.util.find_spec("cv2") is not None
+        return importlib.util.find_spec(module) is not None
     except (ImportError, ValueError):
         return False
+
+
+def opencv() -> bool:
+    """Whether OpenCV is installed: the bot writes its MP4 with it where ffmpeg is missing."""
+    return importable("cv2")
 
 
 def video_writer(versions: bool = True) -> Check:

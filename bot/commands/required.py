@@ -157,7 +157,20 @@ def launched(args: argparse.Namespace, profile: Profile) -> list[Need]:
     return [
         *fuse_needs(args.fuse_build, rom_default, practice),
         *display_needs(headless, args.display, args.key_backend),
+        *keys_needs(args.key_backend),
     ]
+
+
+def keys_needs(keys: str) -> list[Need]:
+    """``--keys pyautogui``: the optional Python package it types with."""
+    if keys != "pyautogui":
+        return []
+    said = (
+        "--keys pyautogui needs the Python package pyautogui (pip install pyautogui, "
+        "then pip install --force-reinstall --no-deps python-xlib); "
+        "--keys window (the default) needs none"
+    )
+    return [Need(checks.importable("pyautogui"), said, DisplayError, "pyautogui")]
 
 
 def for_run(args: argparse.Namespace, profile: Profile) -> None:

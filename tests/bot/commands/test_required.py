@@ -194,3 +194,12 @@ def test_keys_through_xtest_need_xtest_on_the_display(tmp_path, monkeypatch, cap
     err = capsys.readouterr().err
     assert f"--keys xtest needs the XTEST extension, which the X display {server.display}" in err
     assert "--keys window (the default) needs none" in err
+
+
+def test_keys_through_pyautogui_need_it_installed(monkeypatch):
+    assert required.keys_needs("window") == []
+    (found,) = required.keys_needs("pyautogui")
+    assert found.ok, "the checkout's venv has the extra"
+    monkeypatch.setattr(machine_checks, "importable", lambda module: module != "pyautogui")
+    (found,) = required.keys_needs("pyautogui")
+    assert not found.ok and "(pip install pyautogui, then" in found.said
