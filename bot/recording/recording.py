@@ -9,40 +9,40 @@ inside ``interrupts.finishing``: a stop may let it end, or cut it short at a saf
 and then the status stands and the video not written is marked unfinished, with how to
 make it later. A forced end (``interrupts.on_force``) marks the folder too, at once.
 
-One piece over 300 lines: the folder's lifetime (start, events, finish on any exit) is
-one sequence; what it writes is built in the modules it calls.
+One piece over 300 lines: the run's life in its folder (its events during play, then the
+end on any exit: the finish, a stop while it writes, a forced end from another thread) is
+one sequence over one state, where what is written so far (play's status, the video,
+run.json) decides what each later step writes. What it writes is built in the modules it
+calls (``run_videos``, ``summary``, ``unwritten``, ``report_page``); ``folder_writer``
+keeps the two threads' writes apart.
 """
 
 from __future__ import annotations
 
-import contextlib
 import faulthandler
-import json
 import logging
-import os
-import sys
-import threading
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from logo_bot.bot import interrupts
 from logo_bot.bot.errors import BotError
 from logo_bot.bot.frames import FPS
-from logo_bot.bot.fuse.session import Session, SessionOptions
-from logo_bot.bot.play.env import LogoEnv, Observation
+from logo_bot.bot.fuse.session import FuseFiles, Session
+from logo_bot.bot.play.env import LogoEnv
+from logo_bot.bot.play.observation import Observation
 from logo_bot.bot.profile import Profile
-from logo_bot.bot.recording.chapters import Timeline, chapters, write_chapters
-from logo_bot.bot.recording.encode import Encoded, encode
-from logo_bot.bot.recording.events import EventLog, read_events
+from logo_bot.bot.recording.encode import Encoded
+from logo_bot.bot.recording.events import EventLog
 from logo_bot.bot.recording.folder import RunFolder
+from logo_bot.bot.recording.folder_writer import FolderWriter, write_json
+from logo_bot.bot.recording.log_file import LogFile
 from logo_bot.bot.recording.recorder import Recorder
 from logo_bot.bot.recording.run_state import LevelStart, RecordOptions, RunState
+from logo_bot.bot.recording.run_videos import encode_capture, encode_movie, write_video_chapters
 from logo_bot.bot.recording.screen_capture import ScreenCapture, grab_opener
 from logo_bot.bot.recording.summary import build_summary
 from logo_bot.bot.recording.unwritten import how_later, mark_unwritten, unfinished
-from logo_bot.bot.see.vision import Vision
 
 log = logging.getLogger(__name__)
 
@@ -77,9 +77,7 @@ class Recording:
         self._encoded: Encoded | None = None  # the video is written
         self._content: dict[str, Any] | None = None  # run.json as last written by finish
         self._finished = False
-        # one writer of the folder at a time: the forced end's thread, once it runs, alone
-        self._writing = threading.Lock()
-        self._forcing: threading.Thread | None = None
+        self._writer = FolderWriter()  # this thread's writes, and a forced end's
         self.capture: ScreenCapture | None = None  # the video of an attached Fuse
         self.capture_info: dict[str, Any] | None = None  # what rendering it said
         self.frames_seen = None
@@ -88,8 +86,7 @@ class Recording:
             from logo_bot.bot.recording.frame_store import FrameStore
 
             self.frames_seen = FramesSeen(FrameStore(folder.path / "frames.tmp"))
-        self._log_level = logging.getLogger().level
-        self._log_handler = _file_log(folder.log)
+        self._log_file = LogFile(folder.log)
         self.event("run_start", mode=mode, command=command, folder=str(folder.path))
         log.info("recording this run in %s", folder.path)
 
@@ -116,19 +113,19 @@ class Recording:
         return cls(RunFolder.create(options.root, mode), options, mode, command, profile)
 
     # -- during the run ---------------------------------------------------------------------
-    def fuse_files(self, options: SessionOptions) -> SessionOptions:
-        """``options`` with Fuse's input recording, movie and logs going into the folder."""
-        from dataclasses import replace
+    def fuse_files(self) -> FuseFiles:
+        """Where Fuse's input recording, movie and logs go: into the folder."""
+        movie = self.folder.movie if self.options.video else None
+        return FuseFiles(self.folder.rzx, movie, self.folder.path)
 
-        self.state.session_options = replace(
-            options,
-            record_rzx=self.folder.rzx,
-            movie=self.folder.movie if self.options.video else None,
-            log_dir=self.folder.path,
-        )
-        return self.state.session_options
+    def note_session(self, record: dict[str, Any]) -> None:
+        """What run.json says about the session until one runs (``Session.run_record``):
+        the settings it was to start with."""
+        self.state.session_record = record
 
-    def attach(self, session: Session) -> None:
+    def record_fuse(self, session: Session) -> None:
+        """The session's Fuse into the run: an event for the Fuse started (or taken over),
+        and for one taken over, the capture of its picture for the video."""
         self.state.session = session
         display = session.xserver.display
         if not session.attached:
@@ -140,7 +137,7 @@ class Recording:
             self.capture = ScreenCapture(
                 grab_opener(display, window),
                 self.folder.path / "capture.tmp",
-                session.options.speed,
+                session.speed,
             ).start()
 
     def wrap(self, env: LogoEnv) -> Recorder:
@@ -170,22 +167,8 @@ class Recording:
             self.capture.retime(data["percent"])
         if name == "plan" and self.frames_seen is not None:
             self.frames_seen.plan = tuple(tuple(cell) for cell in data.get("plan", ()))
-        with self._folder_write():
+        with self._writer.write():
             self.events.write(name, frame, segment, **data)
-
-    @contextlib.contextmanager
-    def _folder_write(self) -> Iterator[None]:
-        """One write into the folder (an event, run.json, the report), never beside the
-        forced end's: once the end is forced, any other thread waits here for the exit."""
-        if threading.current_thread() is self._forcing:
-            yield  # the forced end holds the lock already (or could not get it)
-            return
-        while True:
-            interrupts.hold_if_forcing()
-            with self._writing:
-                if not interrupts.forcing():
-                    yield
-                    return
 
     def level_started(self, level: int) -> None:
         segment, frame = self.frame_at()
@@ -226,7 +209,7 @@ class Recording:
         self.state.ended = time.time()  # the end of play; writing the video comes after
         session = self.state.session
         if session is not None:  # attached: scale and speed as found; any: the display type
-            self.state.session_options = session.options
+            self.state.session_record = session.run_record
         try:
             with interrupts.finishing():
                 self.event("run_end", status=status, error=error)
@@ -243,10 +226,7 @@ class Recording:
         finally:
             self._finished = True
             self.events.close()
-            root = logging.getLogger()
-            root.removeHandler(self._log_handler)
-            root.setLevel(self._log_level)
-            self._log_handler.close()
+            self._log_file.close()
         return content
 
     def _video_expected(self) -> bool:
@@ -308,14 +288,12 @@ class Recording:
             file.write(f"--- ended at once ({reason}): every thread's stack ---\n")
             file.flush()
             faulthandler.dump_traceback(file, all_threads=True)
-        self._forcing = threading.current_thread()
-        # the other writer, if in the middle of a write, ends it (it waits at its next)
-        if not self._writing.acquire(timeout=interrupts.HOOK_S / 2):
-            return  # stuck in a write: what it wrote last stands
+        if not self._writer.force(interrupts.HOOK_S / 2):
+            return  # the other writer is stuck in a write: what it wrote last stands
         try:
             self._mark_forced(reason)
         finally:
-            self._writing.release()
+            self._writer.release()
 
     def _mark_forced(self, reason: str) -> None:
         if self._finished:
@@ -353,38 +331,16 @@ class Recording:
     def _encode(self) -> Encoded:
         if not self.options.video or self.profile is None:
             return Encoded()
-        if self.capture is not None:
-            return self._encode_capture(self.capture)
+        if self.capture is not None:  # an attached Fuse: from the bot's own grabs
+            log.info("writing %s from the captured picture", self.folder.video)
+            session = self.state.session
+            speed = session.speed if session else 100
+            encoded, self.capture_info = encode_capture(self.capture, self.folder.video, speed)
+            return encoded
         log.info("writing %s", self.folder.video)
-        show = _progress_line(self.folder.video.name)
-        try:
-            return encode(
-                self.state.segments(),
-                Vision(self.profile, 1),
-                self.folder.video,
-                self.options.zoom,
-                show,
-                signatures=self.frames_seen is not None,
-            )
-        finally:
-            if show is not None:
-                with contextlib.suppress(OSError, ValueError):
-                    sys.stderr.write("\r\033[K")
-
-    def _encode_capture(self, capture: ScreenCapture) -> Encoded:
-        """The video of an attached Fuse, from the bot's own grabs."""
-        log.info("writing %s from the captured picture", self.folder.video)
-        session = self.state.session
-        speed = session.options.speed if session else 100
-        info = capture.render(self.folder.video, speed)
-        self.capture_info = info
-        video = self.folder.video if info["path"] else None
-        return Encoded(
-            video=video,
-            codec=info["codec"],
-            video_frames=info["frames"] or 0,
-            error=info["error"],
-            seconds=info["seconds_to_encode"],
+        signatures = self.frames_seen is not None
+        return encode_movie(
+            self.state, self.profile, self.folder.video, self.options.zoom, signatures
         )
 
     def _annotated(self, encoded: Encoded) -> dict[str, Any] | None:
@@ -394,31 +350,11 @@ class Recording:
 
         return render(self.frames_seen, self.folder.annotated, self.state, encoded)
 
-    def _video_frames(self, encoded: Encoded) -> dict[int, int]:
-        """Emulated frames each segment has in video.mp4: Fuse's movie frames, or for an
-        attached run the captured time at the measured speed (one segment)."""
-        info = self.capture_info
-        if self.capture is None or not info or not info.get("frames"):
-            return encoded.frames
-        return {1: round(info["captured_s"] * info["speed"] / 100 * FPS)}
-
     def _chapters(self, content: dict[str, Any], encoded: Encoded) -> None:
         """Chapters (levels, menus, code screens, recoveries) into video.mp4 and
         annotated.mp4; run.json says how many each got."""
-        events = read_events(self.folder.events)
-        levels = content.get("levels", [])
-        if encoded.video is not None and encoded.video.is_file():
-            items = chapters(Timeline.of_segments(self._video_frames(encoded)), levels, events)
-            failed = write_chapters(encoded.video, items)
-            content["video"]["chapters"] = 0 if failed else len(items)
-        annotated = content.get("annotated")
-        if annotated and annotated.get("path") and self.frames_seen is not None:
-            from logo_bot.bot.recording.annotated_video import segment_frames
-
-            timeline = Timeline.of_segments(segment_frames(self.state, self.frames_seen))
-            items = chapters(timeline, levels, events)
-            failed = write_chapters(self.folder.annotated, items)
-            annotated["chapters"] = 0 if failed else len(items)
+        captured = self.capture_info if self.capture is not None else None
+        write_video_chapters(content, encoded, self.state, self.frames_seen, captured)
 
     def _report(self, plots: bool = True) -> None:
         """report.html; a run is never lost over its page, so a failure is only logged."""
@@ -430,50 +366,15 @@ class Recording:
         ):
             plots = False  # stopped: the page at once ('logo-bot report RUN' draws them later)
         try:
-            path = write_report(self.folder, plots=plots, writing=self._folder_write)
+            path = write_report(self.folder, plots=plots, writing=self._writer.write)
             log.info("report: %s", path)
         except Exception as exc:  # the run folder is complete without it
             log.warning("no report.html: %s: %s", type(exc).__name__, exc)
 
     def _write_json(self, content: dict[str, Any]) -> None:
         """run.json, whole or not at all (written beside it, then renamed over it)."""
-        with self._folder_write():
-            tmp = self.folder.run_json.with_suffix(f".json.{threading.get_ident()}.tmp")
-            tmp.write_text(json.dumps(content, indent=2) + "\n")
-            os.replace(tmp, self.folder.run_json)
+        with self._writer.write():
+            write_json(self.folder.run_json, content)
 
 
 PLOTS_S = 3.0  # the report's plots take up to this long (matplotlib, cold)
-
-
-def _progress_line(name: str):
-    """A callback that shows how far the video is, on a terminal only (a terminal gone
-    meanwhile is no error)."""
-    try:
-        if not sys.stderr.isatty():
-            return None
-    except (OSError, ValueError):
-        return None
-
-    def show(frames: int) -> None:
-        with contextlib.suppress(OSError, ValueError):
-            sys.stderr.write(f"\r\033[Kwriting {name}: {frames} frames ({frames / FPS:.0f} s)")
-            sys.stderr.flush()
-
-    return show
-
-
-def _file_log(path: Path) -> logging.Handler:
-    """Python logging at INFO into ``run.log``, whatever the console shows."""
-    handler = logging.FileHandler(path, encoding="utf-8")
-    handler.setLevel(logging.INFO)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    root = logging.getLogger()
-    console_level = root.level
-    if console_level > logging.INFO:
-        for existing in root.handlers:
-            if existing.level == logging.NOTSET:
-                existing.setLevel(console_level)
-        root.setLevel(logging.INFO)
-    root.addHandler(handler)
-    return handler
