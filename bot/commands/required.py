@@ -177,7 +177,7 @@ def for_run(args: argparse.Namespace, profile: Profile) -> None:
     """``walkthrough`` and ``level``: Fuse, its files and its display when the bot starts
     it (an attached run finds the person's Fuse before its folder is made), and the
     video tools unless --no-video or --no-record."""
-    needs = [] if args.attach else launched(args, profile)
+    needs = keys_needs(args.key_backend) if args.attach else launched(args, profile)
     if args.record:
         without = "--no-video plays without it"
         needs += video_needs(not args.attach, args.video, args.annotate, without)
