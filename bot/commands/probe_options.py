@@ -13,7 +13,7 @@ from logo_bot.bot.errors import InputError, UsageError
 from logo_bot.bot.profile import Profile
 
 if TYPE_CHECKING:
-    from logo_bot.bot.play.key_probe import ProbeResult
+    from logo_bot.bot.play.probe_findings import ProbeResult
 
 
 def add_probe_options(parser: argparse.ArgumentParser, always: bool = False) -> None:

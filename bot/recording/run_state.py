@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from logo_bot.bot.fuse.session import Segment, Session
-from logo_bot.bot.play.env import Observation
+from logo_bot.bot.play.observation import Observation
 from logo_bot.bot.profile import Profile
 from logo_bot.bot.recording.events import EventLog
 from logo_bot.bot.recording.folder import RunFolder
