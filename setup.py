@@ -26,16 +26,33 @@ ROOT = Path(__file__).resolve().parent
 GAME_FILES = ("practice.z80", "practice.tap")
 # The checkout's folders that run, each a subpackage of logo_bot in the wheel.
 PARTS = ("bot", "solvers", "calibration")
-DATA = {"logo_bot.calibration": ["*/*.toml", "*/*.txt"]}
+PROFILE_FILES = ("*.toml", "*.txt")  # in each calibration/<profile>/ folder
 
 
 def packages() -> list[str]:
-    """logo_bot and every package under the folders of ``PARTS``."""
+    """logo_bot, every package under the folders of ``PARTS``, and the profile folders
+    whose names Python could import (listed, so that setuptools keeps their data)."""
     found = ["logo_bot"]
     for part in PARTS:
         for init in sorted((ROOT / part).rglob("__init__.py")):
             found.append(".".join(("logo_bot", *init.parent.relative_to(ROOT).parts)))
-    return found
+    return found + [f"logo_bot.calibration.{p.name}" for p in profiles() if p.name.isidentifier()]
+
+
+def profiles() -> list[Path]:
+    return sorted(p for p in (ROOT / "calibration").iterdir() if (p / "profile.toml").is_file())
+
+
+def package_data() -> dict[str, list[str]]:
+    """Each profile's files: a folder named like a module as a package of its own, any
+    other (``logo-part1``) through ``logo_bot.calibration``."""
+    data: dict[str, list[str]] = {"logo_bot.calibration": []}
+    for profile in profiles():
+        if profile.name.isidentifier():
+            data[f"logo_bot.calibration.{profile.name}"] = list(PROFILE_FILES)
+        else:
+            data["logo_bot.calibration"] += [f"{profile.name}/{g}" for g in PROFILE_FILES]
+    return data
 
 
 class BuildPyWithGame(build_py):
@@ -74,6 +91,6 @@ class BuildPyWithGame(build_py):
 setup(
     packages=packages(),
     package_dir={"logo_bot": "logo_bot", **{f"logo_bot.{part}": part for part in PARTS}},
-    package_data=DATA,
+    package_data=package_data(),
     cmdclass={"build_py": BuildPyWithGame},
 )
