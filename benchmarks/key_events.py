@@ -9,9 +9,9 @@ that both share the machine's load:
 - ``before``: the key driver as it was (a focus and cover check before each burst, a
   fresh cover check before every press, the focus window's ancestry walked at every
   check, a round trip after every event, the focus polled to the end of each hold);
-- ``after``: ``XTestKeys`` as it is (the cover asked afresh at a burst's first press,
-  the ancestry remembered, the stacked windows asked at once, no poll in a hold's last
-  stretch, still a round trip after each event);
+- ``after``: ``X11Keys`` with XTest events as it is (the cover asked afresh at a burst's
+  first press, the ancestry remembered, the stacked windows asked at once, no poll in a
+  hold's last stretch, still a round trip after each event);
 - ``after+flush``: the same with only a flush after each event (``sync_events`` off: not
   chosen, the hold would be timed from when a press left, not from when it ran).
 
@@ -40,13 +40,16 @@ from logo_bot.bot.profile import load_profile
 from logo_bot.bot.x11.cover import CoverWatch
 from logo_bot.bot.x11.display import XServer
 from logo_bot.bot.x11.focus import FocusPolicy
-from logo_bot.bot.x11.keys import KeyTiming, XTestKeys, focus_within, send_guarded
+from logo_bot.bot.x11.key_delivery import XTestDelivery
+from logo_bot.bot.x11.key_guard import FocusCheck, KeyEvent, focus_within, send_grabbed
+from logo_bot.bot.x11.keys import KeyTiming
 from logo_bot.bot.x11.window import Region, top_level
+from logo_bot.bot.x11.x11_keys import X11Keys
 from tests.bot.desktop import window_manager
 
 
-class TimedKeys(XTestKeys):
-    """``XTestKeys`` that also times what it does before each burst."""
+class TimedKeys(X11Keys):
+    """``X11Keys`` that also times what it does before each burst."""
 
     checks_s = 0.0
 
@@ -85,8 +88,9 @@ class BeforeKeys(TimedKeys):
         code = self.keycode(key)
         if down and self.covered():
             return False
-        deliver = lambda: self._deliver(key, code, down)  # noqa: E731
-        return send_guarded(self._dpy, self.window_id, code, down, deliver, self._grab_watch)
+        event = KeyEvent(code, lambda: self._deliver(key, code, down))
+        check = FocusCheck(self._dpy, self.window_id, self._grab_watch)
+        return send_grabbed(check, [] if down else [event], event if down else None)
 
 
 class BeforeCover(CoverWatch):
@@ -130,7 +134,7 @@ def drivers(session: Session, timing: KeyTiming) -> dict[str, TimedKeys]:
     made = {}
     display, window_id = session.keys.display, session.keys.window_id
     for name, (kind, sync) in WAYS.items():
-        driver = kind(display, window_id, timing, policy=FocusPolicy())
+        driver = kind(display, window_id, XTestDelivery, timing, policy=FocusPolicy())
         driver.sync_events = sync
         watch = BeforeCover if kind is BeforeKeys else CoverWatch
         driver.cover = watch(display, window_id, lambda: session.grabber.picture)
