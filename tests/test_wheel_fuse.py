@@ -52,10 +52,11 @@ class Installed:
         )
 
 
-def git_status() -> str:
-    return subprocess.run(
-        ["git", "status", "--porcelain"], cwd=REPO, capture_output=True, text=True, check=True
-    ).stdout
+def build_output() -> set[str]:
+    """What a build in the checkout itself would leave there (git ignores it; others may
+    be editing tracked files meanwhile, so git status cannot tell)."""
+    names = (p.name for p in REPO.iterdir())
+    return {n for n in names if n in ("build", "dist") or n.endswith(".egg-info")}
 
 
 def copy_checkout(target: Path) -> None:
@@ -117,7 +118,7 @@ def venv_env(venv: Path, data: Path) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Installed:
-    status = git_status()
+    left = build_output()
     tmp = tmp_path_factory.mktemp("wheel")
     copy_checkout(tmp / "src")
     subprocess.run(
@@ -131,7 +132,7 @@ def installed(tmp_path_factory) -> Installed:
     install(venv, wheel)
     env = venv_env(venv, tmp / "data")
     (tmp / "elsewhere").mkdir()
-    assert git_status() == status, "building the wheel changed the checkout"
+    assert build_output() == left, "building the wheel left its output in the checkout"
     return Installed(wheel, venv, site_packages, env, tmp / "elsewhere", tmp / "data")
 
 
