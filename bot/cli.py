@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from types import ModuleType
 
 from logo_bot.bot import interrupts, processes, terminal
 from logo_bot.bot.errors import BotError, Exit, exit_codes_help
@@ -46,6 +47,22 @@ def usage() -> str:
     return USAGE.format(commands="\n".join(lines), exit_codes=exit_codes_help())
 
 
+def load_command(command: str) -> ModuleType:
+    """The module of ``command``; a Python package it needs that is missing is an error
+    that says so (``BotError``), not a traceback."""
+    try:
+        return importlib.import_module(f"logo_bot.bot.commands.{command}")
+    except ModuleNotFoundError as exc:
+        if not exc.name or exc.name.partition(".")[0] == "logo_bot":
+            raise
+        raise BotError(
+            f"the Python module {exc.name} cannot be imported: a package logo-bot needs is "
+            "missing or broken",
+            hint="'logo-bot doctor' names it and how to install it (./scripts/setup.sh "
+            "installs everything in a checkout)",
+        ) from None
+
+
 def main(argv: list[str] | None = None) -> int:
     terminal.guard_streams()  # a terminal that went away never fails the run
     interrupts.install(on_hangup=terminal.leave_terminal)  # first: a stop is never lost
@@ -64,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"logo-bot: unknown command {command!r}\n\n{usage()}", file=sys.stderr)
         return 2
     try:
-        module = importlib.import_module(f"logo_bot.bot.commands.{command}")
+        module = load_command(command)
         interrupts.check()  # a stop asked during start-up: nothing was started yet
         status = module.main(rest)
         interrupts.check()  # asked at the very end (the folder is finished): still a stop

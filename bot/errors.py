@@ -34,7 +34,8 @@ EXIT_CODES: dict[Exit, str] = {
     Exit.INPUT: "input: a missing or bad ROM, tape, snapshot, level file, profile or screenshot",
     Exit.DISPLAY: "display: no X display to use (none set, cannot be opened, Wayland without "
     "XWayland or a native-Wayland Fuse, no Xvfb), or it went away during the run",
-    Exit.FUSE: "Fuse: missing, would not start, or died; or a tool its files need (fmfconv)",
+    Exit.FUSE: "Fuse: missing, would not start, or died; or a tool its files need (fmfconv, "
+    "and ffmpeg for the video)",
     Exit.FOCUS: "focus: Fuse lacked the keyboard focus (or another program held the "
     "keyboard) for --focus-timeout",
     Exit.UNREADABLE: "unreadable: the screen is not the game the profile describes (or "

@@ -49,5 +49,6 @@ def main(argv: list[str] | None = None) -> int:
         return 0  # --show-config printed it
     levels = walkthrough.Levels(args.number, args.number)
     command = ["logo-bot", "level", *argv]
+    options = walkthrough.run_options(args, profile, levels, "level", command)  # usage first
     required.for_run(args, profile)  # a missing part refuses the run before it starts
-    return walkthrough.run(walkthrough.run_options(args, profile, levels, "level", command))
+    return walkthrough.run(options)

@@ -77,7 +77,7 @@ def program(
 def fuse_builds() -> list[Check]:
     """fuse-sdl and fuse-gtk with their versions. Neither alone blocks a run (the other
     can play it); ``summary`` asks for one of them."""
-    from logo_bot.bot.fuse.emulator import BUILDS
+    from logo_bot.bot.fuse.builds import BUILDS
 
     uses = {"sdl": "the default build", "gtk": "for --fuse gtk"}
     return [
@@ -177,7 +177,7 @@ def python_packages(wanted: Iterable[str] | None = None) -> Check:
 def rom(path: Path | None = None) -> Check:
     """The free 48K ROM (OpenSE BASIC) a launched Fuse starts with (``path``: where it
     is looked for, Debian's place by default)."""
-    from logo_bot.bot.fuse.emulator import OPENSE_ROM, ROM_48K_BYTES
+    from logo_bot.bot.fuse.builds import OPENSE_ROM, ROM_48K_BYTES
 
     path = path or OPENSE_ROM
     if path.is_file() and path.stat().st_size == ROM_48K_BYTES:

@@ -20,7 +20,7 @@ from logo_bot.bot.commands.common import add_output_options, setup_logging
 from logo_bot.bot.commands.game_options import checked_speed
 from logo_bot.bot.commands.recording_options import add_runs_option
 from logo_bot.bot.errors import BotError, InputError, UsageError, exit_codes_help
-from logo_bot.bot.fuse.emulator import OPENSE_ROM
+from logo_bot.bot.fuse.builds import OPENSE_ROM
 from logo_bot.bot.fuse.session import Segment
 from logo_bot.bot.profile import load_profile
 from logo_bot.bot.recording import video_replay

@@ -76,7 +76,7 @@ def require(needs: list[Need]) -> None:
 def fuse_needs(build: str, rom_default: bool, practice_game: bool) -> list[Need]:
     """A Fuse the bot starts: its build, and the ROM and game files that come with the
     bot (a ROM or game given by the user is checked by the session, with its path)."""
-    from logo_bot.bot.fuse.emulator import BUILDS
+    from logo_bot.bot.fuse.builds import BUILDS
 
     other = next(b for b in BUILDS if b != build)
     there = checks.program(f"fuse-{other}", BUILDS[other], "").ok

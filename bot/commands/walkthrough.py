@@ -274,8 +274,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0  # --show-config printed it
     levels = levels_asked(args, profile)
     command = ["logo-bot", "walkthrough", *argv]
+    options = run_options(args, profile, levels, "walkthrough", command)  # usage errors first
     required.for_run(args, profile)  # a missing part refuses the run before it starts
-    return run(run_options(args, profile, levels, "walkthrough", command))
+    return run(options)
 
 
 def _recorded(folder: Path) -> str:

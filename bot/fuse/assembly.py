@@ -18,7 +18,8 @@ from typing import Any
 
 from logo_bot.bot.errors import InputError
 from logo_bot.bot.fuse.attached import AttachedFuse
-from logo_bot.bot.fuse.emulator import OPENSE_ROM, Fuse, FuseConfig
+from logo_bot.bot.fuse.builds import OPENSE_ROM
+from logo_bot.bot.fuse.emulator import Fuse, FuseConfig
 from logo_bot.bot.fuse.session import (
     Controls,
     FuseFiles,
@@ -30,6 +31,7 @@ from logo_bot.bot.fuse.session import (
 )
 from logo_bot.bot.profile import Profile
 from logo_bot.bot.see.vision import Vision
+from logo_bot.bot.x11.damage import watch_picture
 from logo_bot.bot.x11.display import XServer, open_display, runs_headless, xvfb_program
 from logo_bot.bot.x11.focus import FocusPolicy
 from logo_bot.bot.x11.grab import open_grabber
@@ -125,9 +127,11 @@ def open_session(
         )
         float_on_tiler(xserver, fuse, options.scale)
         grabber = open_grabber(xserver.display, fuse.window_id)
+        watch = watch_picture(xserver.display, fuse.window_id)
         timing = key_timing(profile, options.speed)
         # the first focus once, as a window manager gives a new window the focus
         keys, cover = controls.fit(xserver.display, fuse.window_id, grabber, timing, policy)
+        keys.picture = watch  # a key held until seen waits for Fuse to draw
     except BaseException:
         if fuse is not None:
             fuse.stop()
@@ -149,6 +153,7 @@ def open_session(
         cover,
         keys,
         time.monotonic() - started,
+        watch=watch,
     )
     session.add_segment()
     return session
@@ -174,15 +179,20 @@ def attach_session(
     fuse = AttachedFuse(window_id, pid)
     policy = focus_policy(options, controls)
     grabber = open_grabber(xserver.display, window_id)
+    watch = None
     try:
+        watch = watch_picture(xserver.display, window_id)
         own = [window_size(build, scale) for scale in (1, 2, 3)]
         check_drawn(xserver.display, window_id, grabber.grab, own)  # a tiler's size
         vision = Vision.for_frame(profile, grabber.grab())
         timing = key_timing(profile, options.speed)
         # the first focus: the person ran the command from a terminal
         keys, cover = controls.fit(xserver.display, window_id, grabber, timing, policy)
+        keys.picture = watch
     except BaseException:
         grabber.close()
+        if watch is not None:
+            watch.close()
         raise
     # the person's build and the scale found, not the options'; their Fuse records no
     # RZX and no movie
@@ -210,6 +220,7 @@ def attach_session(
         wrap_keys,
         cover,
         keys,
+        watch=watch,
     )
     session.segments.append(Segment(1, fuse.started_at, time.time(), options.speed, None, None))
     return session

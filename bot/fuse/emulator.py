@@ -15,16 +15,14 @@ from pathlib import Path
 
 from logo_bot.bot import interrupts, processes
 from logo_bot.bot.errors import EmulatorError, InputError, installed
+from logo_bot.bot.fuse.builds import BUILDS, OPENSE_ROM, ROM_48K_BYTES
 from logo_bot.bot.fuse.homes import HOME_PREFIX, sweep_homes
 from logo_bot.bot.fuse.log_tail import log_tail
 from logo_bot.bot.fuse.spectrum_files import CUT, snapshot_problem, tape_problem
 from logo_bot.bot.x11.display import check_display, open_display
 from logo_bot.bot.x11.window import ask_to_close, fuse_window_of
 
-OPENSE_ROM = Path("/usr/share/spectrum-roms/opense.rom")
 FILTERS = {1: "normal", 2: "2x", 3: "3x"}
-BUILDS = {"sdl": "fuse-emulator-sdl", "gtk": "fuse-emulator-gtk"}  # build -> Debian package
-ROM_48K_BYTES = 16384
 
 log = logging.getLogger(__name__)
 

@@ -21,10 +21,12 @@ import numpy as np
 from logo_bot.bot import interrupts
 from logo_bot.bot.errors import DisplayLost, EmulatorError, Unreadable
 from logo_bot.bot.frames import FPS, FRAME_S
-from logo_bot.bot.fuse.emulator import OPENSE_ROM, Fuse
+from logo_bot.bot.fuse.builds import OPENSE_ROM
+from logo_bot.bot.fuse.emulator import Fuse
 from logo_bot.bot.profile import Profile
 from logo_bot.bot.see.vision import Vision, detect_scale
 from logo_bot.bot.x11.cover import CoverWatch
+from logo_bot.bot.x11.damage import PictureWatch, watch_picture
 from logo_bot.bot.x11.display import XServer
 from logo_bot.bot.x11.focus import FocusPolicy
 from logo_bot.bot.x11.grab import Grabber, open_grabber
@@ -138,6 +140,7 @@ class Session:
     _checked_at: float = field(default=0.0, repr=False)
     _title: TitleSpeed | None = field(default=None, repr=False)  # Fuse's speed, for waits
     frame_s: float = 0.0  # wall seconds per emulated frame
+    watch: PictureWatch | None = None  # when Fuse draws (``bot.x11.damage``); None: polled
 
     def __post_init__(self) -> None:
         self.frame_s = self.frame_s or FRAME_S * 100 / self.speed
@@ -149,8 +152,10 @@ class Session:
 
     @property
     def run_record(self) -> dict[str, Any]:
-        """What run.json says about the session, with the speed as it is now."""
-        return {**self.record, "speed": self.speed}
+        """What run.json says about the session, with the speed as it is now and how the
+        bot saw the picture change."""
+        picture = self.watch.record() if self.watch is not None else None
+        return {**self.record, "speed": self.speed, "picture": picture}
 
     def set_speed(self, percent: float) -> None:
         """Play at the measured emulation speed: frame time, key timing, the segment."""
@@ -185,7 +190,7 @@ class Session:
         while not basic_ready(self.frame(), scale):
             if time.monotonic() > deadline:
                 raise EmulatorError("OpenSE BASIC did not come up to load the tape")
-            interrupts.sleep(0.02)
+            self.wait_drawn(deadline)
         self.wait_frames(25)
         self.keys.type_text("load")
         self.keys.chord("symbol", ["p", "p"], gap_ms=150)
@@ -207,12 +212,27 @@ class Session:
             )
         if self.cover is not None and self.target is not None and self.cover.covered():
             self.focus_policy.regain(self.target)
-        return self._follow_scale(self.grabber.grab())
+        return self._follow_scale(self._grab())
 
     def glance(self) -> np.ndarray:
         """The picture now, even while another window has the focus or covers Fuse (the
         window's own picture when covered may show the cover): a look while paused."""
-        return self._follow_scale(self.grabber.grab())
+        return self._follow_scale(self._grab())
+
+    def _grab(self) -> np.ndarray:
+        """A grab that the picture watch notes as a look."""
+        if self.watch is None:
+            return self.grabber.grab()
+        return self.watch.look(self.grabber.grab)
+
+    def wait_drawn(self, until: float, poll_s: float = 0.005) -> bool:
+        """Wait until Fuse has drawn in its window since the last look (True), or until
+        ``until`` (``time.monotonic``; False); a safe point for stops at least every
+        ``interrupts.SLICE_S``. Without a watch, a pause of ``poll_s``."""
+        if self.watch is not None:
+            return self.watch.wait(until)
+        interrupts.sleep(max(0.0, min(poll_s, until - time.monotonic())))
+        return time.monotonic() < until
 
     def _follow_scale(self, frame: np.ndarray) -> np.ndarray:
         """Read ``frame`` at the scale Fuse draws it now: a tiler or the person resized its
@@ -278,6 +298,7 @@ class Session:
         self.add_segment()
         float_on_tiler(self.xserver, self.fuse, config.scale)
         self.grabber = open_grabber(self.xserver.display, self.fuse.window_id)
+        self.watch = watch_picture(self.xserver.display, self.fuse.window_id)
         keys, self.cover = self.controls.fit(
             self.xserver.display,
             self.fuse.window_id,
@@ -285,6 +306,7 @@ class Session:
             self.keys.timing,
             self.focus_policy,
         )
+        keys.picture = self.watch
         self.target = keys
         self.keys = self.wrap_keys(keys) if self.wrap_keys else keys
         self.start_s = time.monotonic() - started
@@ -349,7 +371,7 @@ class Session:
         """Close the keys, the grabber and the cover watch, each even when another fails
         (closing one twice does nothing: a restart that failed half-way closed them)."""
         title, self._title = self._title, None
-        for part in (self.keys, self.grabber, self.cover, title):
+        for part in (self.keys, self.grabber, self.cover, title, self.watch):
             if part is not None:
                 try:
                     part.close()

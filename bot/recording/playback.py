@@ -19,7 +19,8 @@ import numpy as np
 from logo_bot.bot import interrupts
 from logo_bot.bot.errors import EmulatorError, Unreadable
 from logo_bot.bot.frames import FPS
-from logo_bot.bot.fuse.emulator import OPENSE_ROM, Fuse, FuseConfig
+from logo_bot.bot.fuse.builds import OPENSE_ROM
+from logo_bot.bot.fuse.emulator import Fuse, FuseConfig
 from logo_bot.bot.recording.movie import read_frames
 from logo_bot.bot.recording.rzx import frame_count
 from logo_bot.bot.see.vision import Vision

@@ -224,7 +224,7 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-@pytest.mark.parametrize("argv", [["doctor"], ["--version"]])
+@pytest.mark.parametrize("argv", [["doctor"], ["--version"], ["walkthrough"]])
 def test_without_python_xlib_doctor_and_version_say_so_without_a_traceback(argv):
     done = subprocess.run(
         [sys.executable, "-c", BLOCK_XLIB, *argv], capture_output=True, text=True, timeout=60
@@ -232,9 +232,12 @@ def test_without_python_xlib_doctor_and_version_say_so_without_a_traceback(argv)
     assert "Traceback" not in done.stderr, done.stderr
     if argv == ["--version"]:
         assert done.returncode == 0
-        assert done.stdout.splitlines()[1] == (
-            "Fuse builds not checked: no module Xlib (see logo-bot doctor)"
-        )
+        assert re.match(r"fuse-sdl ", done.stdout.splitlines()[1]), "builds known without X"
+        return
+    if argv == ["walkthrough"]:  # a run: one error naming the module, and doctor
+        assert done.returncode == 1 and done.stdout == ""
+        assert "error: the Python module Xlib cannot be imported" in done.stderr
+        assert "'logo-bot doctor' names it" in done.stderr
         return
     assert done.returncode == 1, done.stdout
     assert "  NO  Python packages     cannot import Xlib (python-xlib)" in done.stdout

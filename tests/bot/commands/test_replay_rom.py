@@ -8,7 +8,7 @@ import pytest
 
 from logo_bot.bot.commands.replay import run_rom
 from logo_bot.bot.errors import InputError
-from logo_bot.bot.fuse.emulator import OPENSE_ROM
+from logo_bot.bot.fuse.builds import OPENSE_ROM
 from logo_bot.bot.recording.manifest import sha256
 
 

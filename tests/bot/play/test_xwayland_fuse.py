@@ -22,7 +22,7 @@ from faults.folder_check import check_folder
 from faults.thief import FocusThief
 from faults.wayland import WaylandDesktop
 from logo_bot.bot import processes
-from logo_bot.bot.fuse.emulator import OPENSE_ROM
+from logo_bot.bot.fuse.builds import OPENSE_ROM
 from logo_bot.bot.recording.events import read_events
 from logo_bot.bot.x11.display import open_display
 from logo_bot.bot.x11.window import fuse_window_of
