@@ -1,0 +1,281 @@
+"""Waking when Fuse draws: the X DAMAGE extension's reports on Fuse's window, or polling.
+
+A bot that waits to see something (a cursor moved, a stone placed, a menu shown) need
+not read the window every few milliseconds: the X server says when Fuse draws in it.
+``DamageWatch`` asks for those reports on a connection of its own, at the level that
+reports once when the window goes from untouched to drawn in (DamageReportNonEmpty), so
+that however many areas a frame redraws, one report wakes the waiter; the next report
+comes only once the watch has cleared the damage, which it does in ``look`` right
+before the caller's grab, and synchronously, so the grab (on another connection) cannot
+run first and nothing drawn after it goes unreported.
+
+``wait(until)`` returns as soon as the picture was drawn in since the last ``look``
+(True), or at ``until`` (False), looking at stop requests at least every
+``interrupts.SLICE_S``. Where the display has no DAMAGE (or the window refuses it)
+``watch_picture`` gives a ``PollWatch``, which sleeps a poll interval between looks; a
+``DamageWatch`` that is seen to miss a change (a look with no report finds a different
+picture) turns into polling for the rest of its life. ``record`` says which one ran,
+for run.json.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import select
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+from Xlib.error import CatchError, ConnectionClosedError, XError
+from Xlib.ext import damage
+
+from logo_bot.bot import interrupts
+from logo_bot.bot.x11.display import open_display
+
+log = logging.getLogger(__name__)
+
+Frame = np.ndarray
+Grab = Callable[[], Frame]
+POLL_S = 0.005  # polling: the pause between two looks
+VERIFY_S = 0.25  # a look with no report is checked against the last one at most this often
+
+
+class DamageUnavailable(Exception):
+    """The display or the window gives no DAMAGE reports."""
+
+
+class PictureWatch:
+    """Base class: ``look(grab)`` grabs the picture (and notes that it was seen);
+    ``wait(until)`` waits until it may have changed since, or until ``until``
+    (``time.monotonic``). ``kind`` and ``record`` say how."""
+
+    kind: ClassVar[str] = "base"
+
+    def __init__(self, safe_point: Callable[[], None] = interrupts.check) -> None:
+        self.safe_point = safe_point  # called at least every SLICE_S while waiting
+        self.looks = 0
+        self.wakeups = 0  # waits ended because the picture (may have) changed
+        self._looked = 0.0  # when the last look began (time.monotonic)
+
+    def look(self, grab: Grab) -> Frame:
+        raise NotImplementedError
+
+    def wait(self, until: float, also: Sequence[int] = ()) -> bool:
+        """Wait until the picture may have changed since the last look (True), until
+        ``until`` (False), or until one of the file descriptors ``also`` has something to
+        read (False: the caller's own events, such as a key driver's focus events)."""
+        raise NotImplementedError
+
+    def record(self) -> dict[str, Any]:
+        """What run.json says: how changes were seen, and how often."""
+        return {"seen_by": self.kind, "looks": self.looks, "wakeups": self.wakeups}
+
+    def _noted(self) -> None:
+        """A look begins."""
+        self.looks += 1
+        self._looked = time.monotonic()
+
+    def _poll(self, until: float, poll_s: float, also: Sequence[int]) -> bool:
+        """Sleep until ``poll_s`` after the last look (True) or ``until`` (False),
+        whichever comes first, or until ``also`` has something to read (False); a safe
+        point every ``interrupts.SLICE_S``."""
+        due = self._looked + poll_s
+        while (left := min(due, until) - time.monotonic()) > 0:
+            self.safe_point()
+            if _readable(also, min(left, interrupts.SLICE_S)):
+                return False
+        self.safe_point()
+        if due <= until:
+            self.wakeups += 1
+            return True
+        return False
+
+    def close(self) -> None:
+        """Let go of what the watch holds (again: nothing happens)."""
+
+    def __enter__(self) -> PictureWatch:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class PollWatch(PictureWatch):
+    """No reports: a wait sleeps until ``poll_s`` after the last look (never spins)."""
+
+    kind = "polling"
+
+    def __init__(
+        self,
+        poll_s: float = POLL_S,
+        why: str = "",
+        safe_point: Callable[[], None] = interrupts.check,
+    ) -> None:
+        super().__init__(safe_point)
+        self.poll_s = poll_s
+        self.why = why
+
+    def look(self, grab: Grab) -> Frame:
+        self._noted()
+        return grab()
+
+    def wait(self, until: float, also: Sequence[int] = ()) -> bool:
+        return self._poll(until, self.poll_s, also)
+
+    def record(self) -> dict[str, Any]:
+        return {**super().record(), "why": self.why or None}
+
+
+class DamageWatch(PictureWatch):
+    """DAMAGE reports on window ``window_id`` of ``display``, on a connection of its own;
+    ``DamageUnavailable`` when there are none to have."""
+
+    kind = "damage"
+
+    def __init__(
+        self,
+        display: str,
+        window_id: int,
+        poll_s: float = POLL_S,
+        safe_point: Callable[[], None] = interrupts.check,
+    ) -> None:
+        super().__init__(safe_point)
+        self.poll_s = poll_s
+        self.reports = 0
+        self.missed: str | None = None  # why the watch turned into polling
+        self._drawn = True  # nothing seen yet: the first look reads the window
+        self._last: Frame | None = None  # the last look's picture
+        self._verified = 0.0
+        self._closed = False
+        self._dpy = open_display(display)
+        try:
+            self._damage, self._event = self._create(window_id)
+        except BaseException:
+            self._dpy.close()
+            raise
+
+    def _create(self, window_id: int) -> tuple[int, int]:
+        """Ask for reports on the window: (the damage's id, its event code)."""
+        info = self._dpy.query_extension(damage.extname)
+        if info is None or not info.present:
+            raise DamageUnavailable("the X display has no DAMAGE extension")
+        # the server answers nothing else before the client has said its version (and
+        # python-xlib cannot parse the BadRequest it would send instead)
+        self._dpy.damage_query_version()
+        damage_id = self._dpy.display.allocate_resource_id()
+        caught = CatchError()
+        damage.DamageCreate(
+            display=self._dpy.display,
+            opcode=info.major_opcode,
+            damage=damage_id,
+            drawable=window_id,
+            level=damage.DamageReportNonEmpty,
+            onerror=caught,
+        )
+        self._dpy.sync()
+        if caught.get_error() is not None:
+            raise DamageUnavailable(f"the window refused DAMAGE ({caught.get_error()})")
+        return damage_id, info.first_event + damage.DamageNotifyCode
+
+    @property
+    def polling(self) -> bool:
+        return self.missed is not None
+
+    def _take_reports(self) -> None:
+        """Read the reports received so far (each marks the picture drawn)."""
+        while self._dpy.pending_events():
+            event = self._dpy.next_event()
+            if event.type & 0x7F == self._event:
+                self.reports += 1
+                self._drawn = True
+
+    def look(self, grab: Grab) -> Frame:
+        """Clear the damage (a round trip, so the server has cleared it before the grab
+        runs), then grab. A look with no report since the last one is checked, at most
+        every ``VERIFY_S``: a different picture means DAMAGE missed a change."""
+        self._noted()
+        if self.polling:
+            return grab()
+        self._take_reports()
+        drawn, self._drawn = self._drawn, False
+        if drawn:
+            self._dpy.damage_subtract(self._damage)
+            self._dpy.sync()
+            self._take_reports()  # drawn again since: the next wait returns at once
+            self._last = frame = grab()
+            return frame
+        frame = grab()
+        now = time.monotonic()
+        if self._last is not None and now - self._verified >= VERIFY_S:
+            self._verified = now
+            self._dpy.sync()  # a report of a drawing before the grab is in by now
+            self._take_reports()
+            if not self._drawn and not _same(frame, self._last):
+                self._give_up("a change came with no DAMAGE report")
+        self._last = frame
+        return frame
+
+    def _give_up(self, why: str) -> None:
+        """Poll from now on (DAMAGE proved unreliable)."""
+        self.missed = why
+        log.warning("the picture is polled from now on: %s", why)
+
+    def wait(self, until: float, also: Sequence[int] = ()) -> bool:
+        if self.polling:
+            return self._poll(until, self.poll_s, also)
+        fds = [self._dpy.fileno(), *also]
+        while True:
+            self._take_reports()
+            if self._drawn:
+                self.wakeups += 1
+                return True
+            self.safe_point()
+            left = until - time.monotonic()
+            if left <= 0:
+                return False
+            ready, _, _ = select.select(fds, [], [], min(left, interrupts.SLICE_S))
+            if any(fd in ready for fd in also):
+                self._take_reports()
+                return False
+
+    def record(self) -> dict[str, Any]:
+        seen_by = "polling" if self.polling else self.kind
+        return {**super().record(), "seen_by": seen_by, "reports": self.reports,
+                "why": self.missed}  # fmt: skip
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        with contextlib.suppress(XError, ConnectionClosedError, OSError):
+            self._dpy.damage_destroy(self._damage)
+            self._dpy.close()
+
+
+def _readable(fds: Sequence[int], timeout: float) -> bool:
+    """Sleep up to ``timeout``; whether one of ``fds`` has something to read by then."""
+    if not fds:
+        time.sleep(timeout)
+        return False
+    ready, _, _ = select.select(list(fds), [], [], timeout)
+    return bool(ready)
+
+
+def _same(a: Frame, b: Frame) -> bool:
+    return a.shape == b.shape and bool(np.array_equal(a, b))
+
+
+def watch_picture(
+    display: str,
+    window_id: int,
+    poll_s: float = POLL_S,
+    safe_point: Callable[[], None] = interrupts.check,
+) -> PictureWatch:
+    """DAMAGE reports on the window where the display gives them, else polling."""
+    try:
+        return DamageWatch(display, window_id, poll_s, safe_point)
+    except DamageUnavailable as exc:
+        log.info("the picture is polled every %.0f ms: %s", poll_s * 1000, exc)
+        return PollWatch(poll_s, str(exc), safe_point)

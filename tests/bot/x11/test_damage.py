@@ -1,0 +1,206 @@
+"""Waiting for the picture to change (``bot.x11.damage``), on a plain X window the test
+draws into: woken by one DAMAGE report, several reports at once one wake-up with nothing
+missed, and polling where the display has no DAMAGE."""
+
+from __future__ import annotations
+
+import os
+import select
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+from Xlib import X
+
+from logo_bot.bot import interrupts, processes
+from logo_bot.bot.x11.damage import DamageWatch, PollWatch, watch_picture
+from logo_bot.bot.x11.display import open_display, xvfb_program
+from logo_bot.bot.x11.grab import window_image
+from logo_bot.bot.x11.picture import Box
+
+WIDTH, HEIGHT = 64, 48
+LONG_S = 30.0  # a bound no passing test comes near: the waits end on reports
+RED, BLUE = 0xFF0000, 0x0000FF
+
+
+@dataclass
+class Canvas:
+    """A mapped window that the test paints on its own connection."""
+
+    dpy: object
+    window: object
+
+    @property
+    def id(self) -> int:
+        return self.window.id
+
+    def paint(self, colour: int, x: int = 0, y: int = 0, w: int = WIDTH, h: int = HEIGHT) -> None:
+        gc = self.window.create_gc(foreground=colour)
+        self.window.fill_rectangle(gc, x, y, w, h)
+        gc.free()
+        self.dpy.sync()
+
+    def grab(self) -> np.ndarray:
+        return window_image(self.window, Box(0, 0, WIDTH, HEIGHT))
+
+
+def canvas_on(display: str) -> Canvas:
+    dpy = open_display(display)
+    window = dpy.screen().root.create_window(
+        0, 0, WIDTH, HEIGHT, 0, X.CopyFromParent, background_pixel=0
+    )
+    window.map()
+    dpy.sync()
+    canvas = Canvas(dpy, window)
+    canvas.paint(0)
+    return canvas
+
+
+@pytest.fixture
+def canvas(xserver) -> Iterator[Canvas]:
+    canvas = canvas_on(xserver.display)
+    try:
+        yield canvas
+    finally:
+        canvas.dpy.close()
+
+
+def red_at(frame: np.ndarray, x: int, y: int) -> bool:
+    return tuple(frame[y, x]) == (255, 0, 0)
+
+
+def later() -> float:
+    return time.monotonic() + LONG_S
+
+
+def test_a_change_wakes_the_wait_after_one_report_not_a_poll(canvas, xserver):
+    # a poll an hour long: a wait that ends before LONG_S ended on the report
+    with DamageWatch(xserver.display, canvas.id, poll_s=3600) as watch:
+        assert watch.record()["seen_by"] == "damage"
+        watch.look(canvas.grab)
+        reports, wakeups = watch.reports, watch.wakeups  # the window's first drawing
+        assert not watch.wait(time.monotonic()), "woken with nothing drawn"
+        canvas.paint(RED)
+        assert watch.wait(later())
+        assert (watch.reports - reports, watch.wakeups - wakeups) == (1, 1)
+        assert red_at(watch.look(canvas.grab), 10, 10)
+
+
+def test_several_reports_at_once_are_one_wake_up_and_none_is_missed(canvas, xserver):
+    with DamageWatch(xserver.display, canvas.id) as watch:
+        watch.look(canvas.grab)
+        reports = watch.reports
+        for i in range(4):  # four areas, drawn before the bot looks
+            canvas.paint(RED, x=i * 16, y=i * 12, w=8, h=8)
+        assert watch.wait(later())
+        frame = watch.look(canvas.grab)
+        assert all(red_at(frame, i * 16 + 1, i * 12 + 1) for i in range(4))
+        assert watch.reports - reports == 1, "one report until the look cleared the damage"
+        assert not watch.wait(time.monotonic()), "a second wake-up for what was seen"
+        canvas.paint(BLUE, 40, 0, 8, 8)  # after the look: reported again
+        assert watch.wait(later())
+        assert tuple(watch.look(canvas.grab)[1, 41]) == (0, 0, 255)
+
+
+def test_a_drawing_right_after_the_grab_is_not_missed(canvas, xserver):
+    """Fuse draws between the look's grab and the next wait: the wait still wakes."""
+    with DamageWatch(xserver.display, canvas.id) as watch:
+
+        def grab_then_drawn() -> np.ndarray:
+            frame = canvas.grab()
+            canvas.paint(RED)
+            return frame
+
+        frame = watch.look(grab_then_drawn)
+        assert not red_at(frame, 5, 5)
+        assert watch.wait(later())
+        assert red_at(watch.look(canvas.grab), 5, 5)
+
+
+def test_a_change_with_no_report_turns_the_watch_to_polling(canvas, xserver):
+    """A look with no report that finds another picture: DAMAGE is not to be trusted."""
+    with DamageWatch(xserver.display, canvas.id, poll_s=0.001) as watch:
+        watch.look(canvas.grab)
+        watch.look(lambda: np.full((HEIGHT, WIDTH, 3), 7, np.uint8))  # not drawn: unreported
+        record = watch.record()
+        assert record["seen_by"] == "polling" and "no DAMAGE report" in record["why"]
+        watch.look(canvas.grab)
+        assert watch.wait(later()), "polling wakes after its interval"
+
+
+def test_a_stop_asked_for_ends_a_wait(canvas, xserver):
+    calls: list[int] = []
+
+    def safe_point() -> None:
+        calls.append(1)
+        if len(calls) == 3:  # the third slice of the wait
+            interrupts.request("stopped by the test")
+        interrupts.check()
+
+    with DamageWatch(xserver.display, canvas.id, safe_point=safe_point) as watch:
+        watch.look(canvas.grab)
+        with pytest.raises(interrupts.Stopped):
+            watch.wait(later())
+    assert len(calls) == 3
+
+
+def test_a_wait_wakes_for_the_callers_own_events(canvas, xserver):
+    """A key driver waits for Fuse to draw or for its focus events, whichever comes."""
+    read_fd, write_fd = os.pipe()
+    try:
+        with DamageWatch(xserver.display, canvas.id) as watch:
+            watch.look(canvas.grab)
+            os.write(write_fd, b"x")
+            assert not watch.wait(later(), (read_fd,))
+            assert watch.wakeups == 0
+    finally:
+        os.close(read_fd)
+        os.close(write_fd)
+
+
+@pytest.fixture
+def display_without_damage() -> Iterator[str]:
+    """An Xvfb started with its DAMAGE extension off."""
+    read_fd, write_fd = os.pipe()
+    command = [xvfb_program(), "-displayfd", str(write_fd), "-noreset", "-nolisten", "tcp"]
+    process = processes.start(
+        [*command, "-extension", "DAMAGE"],
+        pass_fds=(write_fd,),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write_fd)
+    try:
+        number = b""
+        while not number.endswith(b"\n"):
+            ready, _, _ = select.select([read_fd], [], [], LONG_S)
+            chunk = os.read(read_fd, 16) if ready else b""
+            assert chunk, "Xvfb did not start"
+            number += chunk
+        yield f":{number.decode().strip()}"
+    finally:
+        os.close(read_fd)
+        process.terminate()
+        process.wait()
+
+
+@pytest.mark.xserver
+def test_without_damage_the_picture_is_polled(display_without_damage):
+    canvas = canvas_on(display_without_damage)
+    try:
+        assert not canvas.dpy.has_extension("DAMAGE")
+        with watch_picture(display_without_damage, canvas.id, poll_s=0.001) as watch:
+            assert isinstance(watch, PollWatch)
+            record = watch.record()
+            assert record["seen_by"] == "polling" and "no DAMAGE" in record["why"]
+            watch.look(canvas.grab)
+            assert watch.wait(later()), "a poll is due after its interval"
+            assert watch.wakeups == 1
+            canvas.paint(RED)
+            assert red_at(watch.look(canvas.grab), 3, 3)
+    finally:
+        canvas.dpy.close()
