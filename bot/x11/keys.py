@@ -18,9 +18,13 @@ import contextlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from logo_bot.bot import interrupts
 from logo_bot.bot.errors import FocusLost
+
+if TYPE_CHECKING:
+    from logo_bot.bot.x11.damage import PictureWatch
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,8 @@ class KeyDriver:
         self._last_key: str | None = None  # the key released last
         self._down: set[str] = set()
         self.clock = KeyClock()
+        # set by the session: a key held until seen waits for Fuse to draw, not a poll
+        self.picture: PictureWatch | None = None
 
     def _wait_until(self, when: float) -> None:
         """Sleep to a millisecond before ``when``, then yield until it (a sleep may
@@ -157,7 +163,8 @@ class KeyDriver:
         ends the burst. A key is then held as long as the game takes to see it, however
         late its look at the keys comes, and no longer. The first look comes
         ``first_look_ms`` after the press (sooner the game cannot show it), then one
-        every ``poll_s``; the time spent in ``seen`` is not counted as held."""
+        each time Fuse has drawn (with a ``picture`` watch; else every ``poll_s``); the
+        time spent in ``seen`` is not counted as held."""
         taps = Taps()
         down: str | None = None  # the key held now
         try:
@@ -184,11 +191,15 @@ class KeyDriver:
                     looking += time.perf_counter() - started
                     if shown or time.perf_counter() >= end:
                         break
-                    if time.perf_counter() - checked >= self.hold_check_s:
+                    watched = self.picture is not None  # each wake is a frame or an event
+                    if watched or time.perf_counter() - checked >= self.hold_check_s:
                         checked = time.perf_counter()
                         if not self._may_hold():  # let go at once: the release is swallowed
                             break
-                    self._hold_until(min(end, time.perf_counter() + poll_s))
+                    if watched:
+                        self._wait_drawn(end)
+                    else:
+                        self._hold_until(min(end, time.perf_counter() + poll_s))
                 self.clock.held_s += time.perf_counter() - self._last_event - looking
                 if not shown:
                     break
@@ -208,6 +219,13 @@ class KeyDriver:
     def _hold_until(self, when: float) -> None:
         """Keep the keys down until ``when`` (subclasses let go early if the focus goes)."""
         self._wait_until(when)
+
+    def _wait_drawn(self, end: float) -> None:
+        """Keep the keys down until Fuse has drawn since the last look or until ``end``
+        (``perf_counter``), by the ``picture`` watch (subclasses wake for their focus
+        events too)."""
+        assert self.picture is not None
+        self.picture.wait(time.monotonic() + end - time.perf_counter())
 
     def _may_hold(self) -> bool:
         """Whether a key held down may stay down (``taps_until`` asks every

@@ -20,6 +20,7 @@ forced end releases the keys held on a fresh connection (``release_fresh``).
 
 from __future__ import annotations
 
+import select
 import time
 
 from Xlib import XK, X
@@ -142,19 +143,35 @@ class X11Keys(KeyDriver):
     def _hold_until(self, when: float, poll_s: float = 0.004) -> None:
         """Hold, but stop at once when another window takes the focus: the release is then
         swallowed before X autorepeat (hundreds of ms away) could send the held key to
-        that window. The focus is polled while more than a poll and a round trip are
-        left; the rest is waited precisely (the release's own check guards it)."""
-        while when - time.perf_counter() > poll_s + self.round_trip_s:
+        that window. A focus change sends Fuse's window a focus event (``GrabWatch``
+        selects them), which wakes the wait and is checked (``_may_hold``) while more
+        than a poll and a round trip are left; the rest is waited precisely (the
+        release's own check guards it)."""
+        fd = self._dpy.fileno()
+        while (left := when - time.perf_counter() - poll_s - self.round_trip_s) > 0:
             interrupts.check()  # a safe point: the key is released on the way out
-            if not self._may_hold():  # a round trip
+            if not self._may_hold():
                 return
-            time.sleep(max(0.0, min(poll_s, when - time.perf_counter() - 0.002)))
+            select.select([fd], [], [], min(left, interrupts.SLICE_S))
         self._wait_until(when)
 
     def _may_hold(self) -> bool:
-        """Fuse still has the focus and no other client holds the keyboard (a round
-        trip): a key held until seen is let go at once otherwise, as in ``_hold_until``."""
+        """Fuse still has the focus and no other client holds the keyboard: a key held
+        until seen is let go at once otherwise, as in ``_hold_until``. The last check
+        (this one's, or the guard's before the press) stands while no focus event has
+        come since; after one, a round trip."""
+        if not self._dpy.pending_events():
+            return True
         return self.focused() and not self._grab_watch.held()
+
+    def _wait_drawn(self, end: float) -> None:
+        """Wait for Fuse to draw (``picture``), or for a focus event (checked by the
+        caller's ``_may_hold`` before the next wait), or until ``end``."""
+        assert self.picture is not None
+        if self._dpy.pending_events():
+            return
+        until = time.monotonic() + end - time.perf_counter()
+        self.picture.wait(until, (self._dpy.fileno(),))
 
     def focus(self) -> None:
         """Give Fuse's top-level window the input focus (only the top level works)."""
