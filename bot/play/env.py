@@ -111,7 +111,8 @@ class LogoEnv:
         return Observation(frame, vision, self.screens, spent=self.spent)
 
     def wait_for(self, expect: Expectation, timeout_frames: float) -> tuple[Observation, bool]:
-        """Poll frames until ``expect`` holds or ``timeout_frames`` emulated frames pass."""
+        """Look until ``expect`` holds or ``timeout_frames`` emulated frames pass, again
+        each time Fuse has drawn (``wait_drawn``)."""
         deadline = time.monotonic() + timeout_frames * self.console.frame_s
         with self.spent.on("frame_wait"):
             while True:
@@ -120,7 +121,18 @@ class LogoEnv:
                     return obs, True
                 if time.monotonic() >= deadline:
                     return obs, False
-                interrupts.sleep(self.poll_s)
+                self.wait_drawn(deadline)
+
+    def wait_drawn(self, until: float, poll_s: float | None = None) -> bool:
+        """Wait until the picture may have changed since the last look (True), or until
+        ``until`` (``time.monotonic``; False): the console's own wait where it has one (a
+        session is told when Fuse draws), else a pause of ``poll_s`` (by default the
+        env's: the tests' fakes)."""
+        wait = getattr(self.console, "wait_drawn", None)
+        if wait is not None:
+            return wait(until)
+        interrupts.sleep(self.poll_s if poll_s is None else poll_s)
+        return time.monotonic() < until
 
     def _burst(self, keys: Sequence[str]) -> None:
         """Press ``keys``; the burst's time goes to its parts: keys held and up and their
@@ -271,6 +283,9 @@ class EnvWrapper:
 
     def wait_for(self, expect: Expectation, timeout_frames: float) -> tuple[Observation, bool]:
         return self.env.wait_for(expect, timeout_frames)
+
+    def wait_drawn(self, until: float, poll_s: float | None = None) -> bool:
+        return self.env.wait_drawn(until, poll_s)
 
     def step(
         self, keys: Sequence[str], expect: Expectation | None = None, timeout_frames: float = 6

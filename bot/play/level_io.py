@@ -88,7 +88,7 @@ class LevelIO:
             if time.monotonic() >= deadline:
                 self.env.note("unreadable", what=what, reason=last.reason, obs=obs)
                 raise LevelFailed(f"cannot read the {what}: {last.reason}", obs)
-            interrupts.sleep(0.002)
+            self.env.wait_drawn(deadline, 0.002)  # a later frame
 
     def step(
         self,
@@ -179,7 +179,7 @@ class LevelIO:
             except Unreadable:
                 pass
             previous = None
-            interrupts.sleep(0.005)
+            self.env.wait_drawn(deadline, 0.005)
         shown = f" (the screen shows: {obs.screen.replace('_', ' ')})" if obs and obs.screen else ""
         raise LevelFailed(f"no level appeared on screen within {timeout_s:.0f} s{shown}", obs)
 
