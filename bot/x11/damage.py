@@ -56,7 +56,7 @@ class PictureWatch:
     def __init__(self, safe_point: Callable[[], None] = interrupts.check) -> None:
         self.safe_point = safe_point  # called at least every SLICE_S while waiting
         self.looks = 0
-        self.wakeups = 0  # waits ended because the picture (may have) changed
+        self.wakeups = 0  # waits that slept and ended because the picture (may have) changed
         self._looked = 0.0  # when the last look began (time.monotonic)
 
     def look(self, grab: Grab) -> Frame:
@@ -82,13 +82,15 @@ class PictureWatch:
         whichever comes first, or until ``also`` has something to read (False); a safe
         point every ``interrupts.SLICE_S``."""
         due = self._looked + poll_s
+        slept = False
         while (left := min(due, until) - time.monotonic()) > 0:
             self.safe_point()
+            slept = True
             if _readable(also, min(left, interrupts.SLICE_S)):
                 return False
         self.safe_point()
         if due <= until:
-            self.wakeups += 1
+            self.wakeups += slept
             return True
         return False
 
@@ -226,15 +228,17 @@ class DamageWatch(PictureWatch):
         if self.polling:
             return self._poll(until, self.poll_s, also)
         fds = [self._dpy.fileno(), *also]
+        slept = False
         while True:
             self._take_reports()
             if self._drawn:
-                self.wakeups += 1
+                self.wakeups += slept
                 return True
             self.safe_point()
             left = until - time.monotonic()
             if left <= 0:
                 return False
+            slept = True
             ready, _, _ = select.select(fds, [], [], min(left, interrupts.SLICE_S))
             if any(fd in ready for fd in also):
                 self._take_reports()

@@ -163,8 +163,9 @@ class KeyDriver:
         ends the burst. A key is then held as long as the game takes to see it, however
         late its look at the keys comes, and no longer. The first look comes
         ``first_look_ms`` after the press (sooner the game cannot show it), then one
-        each time Fuse has drawn (with a ``picture`` watch; else every ``poll_s``); the
-        time spent in ``seen`` is not counted as held."""
+        every ``poll_s``; with a ``picture`` watch, a look only once Fuse has drawn since
+        the last (a picture seen before the press cannot show the key). The time spent
+        in ``seen`` is not counted as held."""
         taps = Taps()
         down: str | None = None  # the key held now
         try:
@@ -183,15 +184,20 @@ class KeyDriver:
                 taps.pressed += 1
                 shown, looking = False, 0.0
                 end = self._last_event + longest_ms / 1000
-                self._hold_until(self._last_event + min(first_look_ms, longest_ms) / 1000)
+                first_look = self._last_event + min(first_look_ms, longest_ms) / 1000
+                watched = self.picture is not None  # each wake is a frame or an event
+                if watched:
+                    self._hold_roughly(first_look)  # a look a little late is no harm
+                else:
+                    self._hold_until(first_look)
                 checked = time.perf_counter()
                 while True:
-                    started = time.perf_counter()
-                    shown = seen(i)
-                    looking += time.perf_counter() - started
+                    if not watched or self._drawn():  # else the picture seen before the press
+                        started = time.perf_counter()
+                        shown = seen(i)
+                        looking += time.perf_counter() - started
                     if shown or time.perf_counter() >= end:
                         break
-                    watched = self.picture is not None  # each wake is a frame or an event
                     if watched or time.perf_counter() - checked >= self.hold_check_s:
                         checked = time.perf_counter()
                         if not self._may_hold():  # let go at once: the release is swallowed
@@ -219,6 +225,16 @@ class KeyDriver:
     def _hold_until(self, when: float) -> None:
         """Keep the keys down until ``when`` (subclasses let go early if the focus goes)."""
         self._wait_until(when)
+
+    def _hold_roughly(self, when: float) -> None:
+        """Keep the keys down until about ``when``: as ``_hold_until``, where a subclass
+        may end a little late rather than spin to be on time (the first look)."""
+        self._hold_until(when)
+
+    def _drawn(self) -> bool:
+        """Fuse has drawn since the last look (the ``picture`` watch says so at once)."""
+        assert self.picture is not None
+        return self.picture.wait(time.monotonic())
 
     def _wait_drawn(self, end: float) -> None:
         """Keep the keys down until Fuse has drawn since the last look or until ``end``

@@ -77,14 +77,22 @@ def later() -> float:
 
 
 def test_a_change_wakes_the_wait_after_one_report_not_a_poll(canvas, xserver):
+    armed: list[bool] = []
+
+    def paint_while_waiting() -> None:  # the safe point before the wait sleeps
+        if armed and not armed[-1]:
+            canvas.paint(RED)
+            armed.append(True)
+
     # a poll an hour long: a wait that ends before LONG_S ended on the report
-    with DamageWatch(xserver.display, canvas.id, poll_s=3600) as watch:
+    with DamageWatch(xserver.display, canvas.id, 3600, paint_while_waiting) as watch:
         assert watch.record()["seen_by"] == "damage"
         watch.look(canvas.grab)
         reports, wakeups = watch.reports, watch.wakeups  # the window's first drawing
         assert not watch.wait(time.monotonic()), "woken with nothing drawn"
-        canvas.paint(RED)
+        armed.append(False)
         assert watch.wait(later())
+        assert armed[-1], "the wait did not sleep"
         assert (watch.reports - reports, watch.wakeups - wakeups) == (1, 1)
         assert red_at(watch.look(canvas.grab), 10, 10)
 
@@ -193,13 +201,18 @@ def test_without_damage_the_picture_is_polled(display_without_damage):
     canvas = canvas_on(display_without_damage)
     try:
         assert not canvas.dpy.has_extension("DAMAGE")
-        with watch_picture(display_without_damage, canvas.id, poll_s=0.001) as watch:
+        slices: list[int] = []
+
+        def sliced() -> None:
+            slices.append(1)
+
+        with watch_picture(display_without_damage, canvas.id, 1.0, sliced) as watch:
             assert isinstance(watch, PollWatch)
             record = watch.record()
             assert record["seen_by"] == "polling" and "no DAMAGE" in record["why"]
             watch.look(canvas.grab)
             assert watch.wait(later()), "a poll is due after its interval"
-            assert watch.wakeups == 1
+            assert len(slices) > 2, "the poll did not sleep in slices, stops looked at"
             canvas.paint(RED)
             assert red_at(watch.look(canvas.grab), 3, 3)
     finally:
