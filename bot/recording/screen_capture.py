@@ -26,6 +26,7 @@ from logo_bot.bot.errors import BotError
 from logo_bot.bot.frames import FPS, FRAME_RATE
 from logo_bot.bot.recording.frame_store import FrameStore, Picture
 from logo_bot.bot.recording.video import write_video
+from logo_bot.bot.x11.damage import watch_picture
 from logo_bot.bot.x11.grab import open_grabber
 
 log = logging.getLogger(__name__)
@@ -185,10 +186,32 @@ class ScreenCapture:
 
 
 def grab_opener(display: str, window_id: int) -> Callable[[], tuple[Grab, Callable[[], None]]]:
-    """Opens a grabber of the window on the capture thread's own X connection."""
+    """Opens a grabber of the window on the capture thread's own X connections, with a
+    picture watch of its own (``bot.x11.damage``): a slot when Fuse has drawn nothing
+    since the last grab gets that grab's picture again, with no X request."""
 
     def opener() -> tuple[Grab, Callable[[], None]]:
         grabber = open_grabber(display, window_id)
-        return grabber.grab, grabber.close
+        try:  # the capture thread ends on its own stop, never on the run's
+            watch = watch_picture(display, window_id, safe_point=_no_stop)
+        except BaseException:
+            grabber.close()
+            raise
+        last: list[np.ndarray] = []
+
+        def grab() -> np.ndarray:
+            if not last or watch.wait(time.monotonic()):  # drawn since the last grab
+                last[:] = [watch.look(grabber.grab)]
+            return last[0]
+
+        def close() -> None:
+            watch.close()
+            grabber.close()
+
+        return grab, close
 
     return opener
+
+
+def _no_stop() -> None:
+    """The capture thread's safe point: its waits never raise a stop."""

@@ -9,54 +9,16 @@ import select
 import subprocess
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import numpy as np
 import pytest
-from Xlib import X
 
 from logo_bot.bot import interrupts, processes
 from logo_bot.bot.x11.damage import DamageWatch, PollWatch, watch_picture
-from logo_bot.bot.x11.display import open_display, xvfb_program
-from logo_bot.bot.x11.grab import window_image
-from logo_bot.bot.x11.picture import Box
+from logo_bot.bot.x11.display import xvfb_program
+from tests.bot.canvas import BLUE, HEIGHT, RED, WIDTH, Canvas, canvas_on
 
-WIDTH, HEIGHT = 64, 48
 LONG_S = 30.0  # a bound no passing test comes near: the waits end on reports
-RED, BLUE = 0xFF0000, 0x0000FF
-
-
-@dataclass
-class Canvas:
-    """A mapped window that the test paints on its own connection."""
-
-    dpy: object
-    window: object
-
-    @property
-    def id(self) -> int:
-        return self.window.id
-
-    def paint(self, colour: int, x: int = 0, y: int = 0, w: int = WIDTH, h: int = HEIGHT) -> None:
-        gc = self.window.create_gc(foreground=colour)
-        self.window.fill_rectangle(gc, x, y, w, h)
-        gc.free()
-        self.dpy.sync()
-
-    def grab(self) -> np.ndarray:
-        return window_image(self.window, Box(0, 0, WIDTH, HEIGHT))
-
-
-def canvas_on(display: str) -> Canvas:
-    dpy = open_display(display)
-    window = dpy.screen().root.create_window(
-        0, 0, WIDTH, HEIGHT, 0, X.CopyFromParent, background_pixel=0
-    )
-    window.map()
-    dpy.sync()
-    canvas = Canvas(dpy, window)
-    canvas.paint(0)
-    return canvas
 
 
 @pytest.fixture

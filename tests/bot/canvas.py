@@ -1,0 +1,48 @@
+"""A plain X window that a test draws into, standing for Fuse's (no Fuse needed)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from Xlib import X
+
+from logo_bot.bot.x11.display import open_display
+from logo_bot.bot.x11.grab import window_image
+from logo_bot.bot.x11.picture import Box
+
+WIDTH, HEIGHT = 64, 48
+RED, BLUE = 0xFF0000, 0x0000FF
+
+
+@dataclass
+class Canvas:
+    """A mapped window that the test paints on its own connection."""
+
+    dpy: object
+    window: object
+
+    @property
+    def id(self) -> int:
+        return self.window.id
+
+    def paint(self, colour: int, x: int = 0, y: int = 0, w: int = WIDTH, h: int = HEIGHT) -> None:
+        gc = self.window.create_gc(foreground=colour)
+        self.window.fill_rectangle(gc, x, y, w, h)
+        gc.free()
+        self.dpy.sync()
+
+    def grab(self) -> np.ndarray:
+        return window_image(self.window, Box(0, 0, WIDTH, HEIGHT))
+
+
+def canvas_on(display: str) -> Canvas:
+    dpy = open_display(display)
+    window = dpy.screen().root.create_window(
+        0, 0, WIDTH, HEIGHT, 0, X.CopyFromParent, background_pixel=0
+    )
+    window.map()
+    dpy.sync()
+    canvas = Canvas(dpy, window)
+    canvas.paint(0)
+    return canvas
