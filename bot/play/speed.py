@@ -64,12 +64,15 @@ def measure_speed(
     clock: Callable[[], float] = time.monotonic,
     steady: float = 0.25,
     span_s: float = 1.0,
+    wait_drawn: Callable[[float], bool] | None = None,
 ) -> SpeedReading:
     """Watch ``area`` of the frames until its latest changes (FLASH swaps), ``swaps`` of
     them or more over ``span_s`` or more, came at a steady pace: every gap between them
     within ``steady`` of their median. At ``timeout_s`` the last ``swaps`` changes count
     as they are; ``Unreadable`` when fewer than 3 came (no flashing cursor). Each frame
-    is timed by ``clock`` when it has been grabbed."""
+    is timed by ``clock`` when it has been grabbed; the next is grabbed once
+    ``wait_drawn(until)`` (a session's) says Fuse has drawn, or else
+    after ``poll_s``."""
     last = frame()[area].copy()
     times: list[float] = []
     recent: list[float] | None = None
@@ -84,7 +87,10 @@ def measure_speed(
             if recent is not None and _steady(recent, steady):
                 break
             recent = None
-        interrupts.sleep(poll_s)
+        if wait_drawn is not None:
+            wait_drawn(deadline)  # in ``clock``'s time, time.monotonic for a session
+        else:
+            interrupts.sleep(poll_s)
     if len(times) < 3:
         raise Unreadable(
             f"cannot measure the emulation speed: the board flashed {len(times)} times "

@@ -50,7 +50,7 @@ class RunTiming:
     def measure_speed(self) -> None:
         """Time the cursor's FLASH and play at the speed found (attached runs)."""
         area = board_area(self.profile, self.session.vision.scale)
-        reading = measure_speed(self.session.frame, area)
+        reading = measure_speed(self.session.frame, area, wait_drawn=self.session.wait_drawn)
         self.session.set_speed(reading.percent)
         self.measured_speed = self.report.measured_speed = reading.percent
         self.note_timing("profile")

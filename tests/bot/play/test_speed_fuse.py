@@ -26,7 +26,8 @@ def test_the_measured_speed_is_fuses(xserver, speed, scale):
         walk = Walkthrough(session, LogoEnv(session), PROFILE, 1, 1)
         walk.enter(1)
         walk.player.wait_level()
-        reading = measure_speed(session.frame, board_area(PROFILE, scale))
+        area = board_area(PROFILE, scale)  # looked at each time Fuse draws, as the bot does
+        reading = measure_speed(session.frame, area, wait_drawn=session.wait_drawn)
         own = fuses_own_speed(xserver.display, session.fuse.window_id)
     print(
         f"Fuse at {speed} %: measured {reading.percent} % from {reading.swaps} FLASH swaps; "
