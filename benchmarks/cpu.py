@@ -14,7 +14,8 @@ both speeds, ms per key in levels at most 1.02 x two frames at 100 % and 1.06 x 
 with 0 corrections, and (the moonshot) the bot below Fuse.
 
 The figures are the run's own: on a machine shared with other work they vary with its
-load, so compare runs made one right after the other.
+load (printed: the 1-minute load average as each play began), so compare runs made one
+right after the other.
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ class Cost:
     ratio: float  # ms per key in levels against two frames
     corrections: int
     picture: str
+    load: float  # the machine's load average (1 min) when the play began
 
     @property
     def bot_ms_per_key(self) -> float:
@@ -105,6 +107,7 @@ def run(profile: Profile, first: int, last: int, speed: int) -> Cost:
             probe=profile.timing.probe,
         )
         fuse0, xvfb0 = (process_cpu(pid) for pid in pids)
+        load = os.getloadavg()[0]
         own0 = Own.now()
         started = time.monotonic()
         report = walk.run()
@@ -125,23 +128,23 @@ def run(profile: Profile, first: int, last: int, speed: int) -> Cost:
         pace.ratio,
         sum(report.corrections.values()),
         str(picture),
+        load,
     )
 
 
 def table(rows: list[Cost], first: int, last: int) -> str:
     out = [
-        f"CPU benchmark, levels {first}-{last}, headless, no video "
-        f"(load average before: {os.getloadavg()[0]:.2f})",
+        f"CPU benchmark, levels {first}-{last}, headless, no video",
         "| speed | levels | bot CPU | Fuse CPU | Xvfb CPU | keys | bot CPU per key "
-        "| wake-ups per key | wall | ms/key ratio | corrections | picture |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| wake-ups per key | wall | ms/key ratio | corrections | load | picture |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for c in rows:
         out.append(
             f"| {c.speed} % | {c.levels} | {c.bot_s:.1f} s | {c.fuse_s:.1f} s | "
             f"{c.xvfb_s:.1f} s | {c.keys} | {c.bot_ms_per_key:.1f} ms | "
             f"{c.wakeups_per_key:.1f} | {c.wall:.0f} s | {c.ratio:.2f} | {c.corrections} | "
-            f"{c.picture} |"
+            f"{c.load:.1f} | {c.picture} |"
         )
     out.append("")
     for c in rows:

@@ -179,6 +179,7 @@ class DamageWatch(PictureWatch):
         self._dpy.sync()
         if caught.get_error() is not None:
             raise DamageUnavailable(f"the window refused DAMAGE ({caught.get_error()})")
+        self._opcode = info.major_opcode
         return damage_id, info.first_event + damage.DamageNotifyCode
 
     @property
@@ -203,7 +204,14 @@ class DamageWatch(PictureWatch):
         self._take_reports()
         drawn, self._drawn = self._drawn, False
         if drawn:
-            self._dpy.damage_subtract(self._damage)
+            damage.DamageSubtract(  # a window gone (Fuse ended) takes its damage along
+                display=self._dpy.display,
+                opcode=self._opcode,
+                damage=self._damage,
+                repair=0,  # None: all of it
+                parts=0,
+                onerror=CatchError(),
+            )
             self._dpy.sync()
             self._take_reports()  # drawn again since: the next wait returns at once
             self._last = frame = grab()
@@ -253,8 +261,14 @@ class DamageWatch(PictureWatch):
         if self._closed:
             return
         self._closed = True
-        with contextlib.suppress(XError, ConnectionClosedError, OSError):
-            self._dpy.damage_destroy(self._damage)
+        with contextlib.suppress(XError, ConnectionClosedError, OSError):  # the display gone
+            damage.DamageDestroy(
+                display=self._dpy.display,
+                opcode=self._opcode,
+                damage=self._damage,
+                onerror=CatchError(),
+            )
+        with contextlib.suppress(ConnectionClosedError, OSError):
             self._dpy.close()
 
 

@@ -179,3 +179,16 @@ def test_without_damage_the_picture_is_polled(display_without_damage):
             assert red_at(watch.look(canvas.grab), 3, 3)
     finally:
         canvas.dpy.close()
+
+
+def test_a_window_gone_meanwhile_leaves_no_error_behind(canvas, xserver, capfd):
+    """Fuse ended: its window and the damage on it are gone; the last look and the close
+    neither raise nor print python-xlib's error report."""
+    watch = DamageWatch(xserver.display, canvas.id)
+    canvas.window.destroy()
+    canvas.dpy.sync()
+    blank = np.zeros((HEIGHT, WIDTH, 3), np.uint8)
+    assert watch.look(lambda: blank) is blank
+    watch.close()
+    watch.close()
+    assert capfd.readouterr().err == ""
