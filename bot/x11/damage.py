@@ -13,9 +13,9 @@ run first and nothing drawn after it goes unreported.
 (True), or at ``until`` (False), looking at stop requests at least every
 ``interrupts.SLICE_S``. Where the display has no DAMAGE (or the window refuses it)
 ``watch_picture`` gives a ``PollWatch``, which sleeps a poll interval between looks; a
-``DamageWatch`` that is seen to miss a change (a look with no report finds a different
-picture) turns into polling for the rest of its life. ``record`` says which one ran,
-for run.json.
+``DamageWatch`` that is seen to miss changes (looks with no report that find a different
+picture, ``MISSES`` of them) turns into polling for the rest of its life. ``record``
+says which one ran, for run.json.
 """
 
 from __future__ import annotations
@@ -40,6 +40,10 @@ Frame = np.ndarray
 Grab = Callable[[], Frame]
 POLL_S = 0.005  # polling: the pause between two looks
 VERIFY_S = 0.25  # a look with no report is checked against the last one at most this often
+# unreported changes before the watch gives up on DAMAGE: one may be another window
+# popping up over Fuse (read from the root window, its pixels are in the grab; Fuse's
+# redraw when it goes away is reported)
+MISSES = 2
 
 
 class DamageUnavailable(Exception):
@@ -147,6 +151,7 @@ class DamageWatch(PictureWatch):
         self.poll_s = poll_s
         self.reports = 0
         self.missed: str | None = None  # why the watch turned into polling
+        self.unreported = 0  # changes seen with no report
         self._drawn = True  # nothing seen yet: the first look reads the window
         self._last: Frame | None = None  # the last look's picture
         self._verified = 0.0
@@ -197,7 +202,7 @@ class DamageWatch(PictureWatch):
     def look(self, grab: Grab) -> Frame:
         """Clear the damage (a round trip, so the server has cleared it before the grab
         runs), then grab. A look with no report since the last one is checked, at most
-        every ``VERIFY_S``: a different picture means DAMAGE missed a change."""
+        every ``VERIFY_S``: a different picture means a change went unreported."""
         self._noted()
         if self.polling:
             return grab()
@@ -223,7 +228,10 @@ class DamageWatch(PictureWatch):
             self._dpy.sync()  # a report of a drawing before the grab is in by now
             self._take_reports()
             if not self._drawn and not _same(frame, self._last):
-                self._give_up("a change came with no DAMAGE report")
+                self.unreported += 1
+                log.debug("a change with no DAMAGE report (%d)", self.unreported)
+                if self.unreported >= MISSES:
+                    self._give_up(f"{self.unreported} changes came with no DAMAGE report")
         self._last = frame
         return frame
 
@@ -255,7 +263,7 @@ class DamageWatch(PictureWatch):
     def record(self) -> dict[str, Any]:
         seen_by = "polling" if self.polling else self.kind
         return {**super().record(), "seen_by": seen_by, "reports": self.reports,
-                "why": self.missed}  # fmt: skip
+                "unreported": self.unreported, "why": self.missed}  # fmt: skip
 
     def close(self) -> None:
         if self._closed:
