@@ -26,12 +26,13 @@ from logo_bot.bot.fuse.emulator import Fuse
 from logo_bot.bot.profile import Profile
 from logo_bot.bot.see.vision import Vision, detect_scale
 from logo_bot.bot.x11.cover import CoverWatch
-from logo_bot.bot.x11.damage import PictureWatch, watch_picture
+from logo_bot.bot.x11.damage import watch_picture
 from logo_bot.bot.x11.display import XServer
 from logo_bot.bot.x11.focus import FocusPolicy
 from logo_bot.bot.x11.grab import Grabber, open_grabber
 from logo_bot.bot.x11.keys import KeyDriver, KeyTiming
 from logo_bot.bot.x11.picture import window_size
+from logo_bot.bot.x11.picture_watch import PictureWatch
 from logo_bot.bot.x11.tiling import float_fuse
 from logo_bot.bot.x11.title_speed import TitleSpeed, frames_per_s
 from logo_bot.bot.x11.x11_keys import X11Keys, key_driver

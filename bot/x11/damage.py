@@ -25,7 +25,7 @@ import logging
 import select
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from Xlib.error import CatchError, ConnectionClosedError, XError
@@ -33,12 +33,10 @@ from Xlib.ext import damage
 
 from logo_bot.bot import interrupts
 from logo_bot.bot.x11.display import open_display
+from logo_bot.bot.x11.picture_watch import POLL_S, Frame, Grab, PictureWatch, PollWatch
 
 log = logging.getLogger(__name__)
 
-Frame = np.ndarray
-Grab = Callable[[], Frame]
-POLL_S = 0.005  # polling: the pause between two looks
 VERIFY_S = 0.25  # a look with no report is checked against the last one at most this often
 # unreported changes before the watch gives up on DAMAGE: one may be another window
 # popping up over Fuse (read from the root window, its pixels are in the grab; Fuse's
@@ -48,90 +46,6 @@ MISSES = 2
 
 class DamageUnavailable(Exception):
     """The display or the window gives no DAMAGE reports."""
-
-
-class PictureWatch:
-    """Base class: ``look(grab)`` grabs the picture (and notes that it was seen);
-    ``wait(until)`` waits until it may have changed since, or until ``until``
-    (``time.monotonic``). ``kind`` and ``record`` say how."""
-
-    kind: ClassVar[str] = "base"
-
-    def __init__(self, safe_point: Callable[[], None] = interrupts.check) -> None:
-        self.safe_point = safe_point  # called at least every SLICE_S while waiting
-        self.looks = 0
-        self.wakeups = 0  # waits that slept and ended because the picture (may have) changed
-        self._looked = 0.0  # when the last look began (time.monotonic)
-
-    def look(self, grab: Grab) -> Frame:
-        raise NotImplementedError
-
-    def wait(self, until: float, also: Sequence[int] = ()) -> bool:
-        """Wait until the picture may have changed since the last look (True), until
-        ``until`` (False), or until one of the file descriptors ``also`` has something to
-        read (False: the caller's own events, such as a key driver's focus events)."""
-        raise NotImplementedError
-
-    def record(self) -> dict[str, Any]:
-        """What run.json says: how changes were seen, and how often."""
-        return {"seen_by": self.kind, "looks": self.looks, "wakeups": self.wakeups}
-
-    def _noted(self) -> None:
-        """A look begins."""
-        self.looks += 1
-        self._looked = time.monotonic()
-
-    def _poll(self, until: float, poll_s: float, also: Sequence[int]) -> bool:
-        """Sleep until ``poll_s`` after the last look (True) or ``until`` (False),
-        whichever comes first, or until ``also`` has something to read (False); a safe
-        point every ``interrupts.SLICE_S``."""
-        due = self._looked + poll_s
-        slept = False
-        while (left := min(due, until) - time.monotonic()) > 0:
-            self.safe_point()
-            slept = True
-            if _readable(also, min(left, interrupts.SLICE_S)):
-                return False
-        self.safe_point()
-        if due <= until:
-            self.wakeups += slept
-            return True
-        return False
-
-    def close(self) -> None:
-        """Let go of what the watch holds (again: nothing happens)."""
-
-    def __enter__(self) -> PictureWatch:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
-class PollWatch(PictureWatch):
-    """No reports: a wait sleeps until ``poll_s`` after the last look (never spins)."""
-
-    kind = "polling"
-
-    def __init__(
-        self,
-        poll_s: float = POLL_S,
-        why: str = "",
-        safe_point: Callable[[], None] = interrupts.check,
-    ) -> None:
-        super().__init__(safe_point)
-        self.poll_s = poll_s
-        self.why = why
-
-    def look(self, grab: Grab) -> Frame:
-        self._noted()
-        return grab()
-
-    def wait(self, until: float, also: Sequence[int] = ()) -> bool:
-        return self._poll(until, self.poll_s, also)
-
-    def record(self) -> dict[str, Any]:
-        return {**super().record(), "why": self.why or None}
 
 
 class DamageWatch(PictureWatch):
@@ -278,15 +192,6 @@ class DamageWatch(PictureWatch):
             )
         with contextlib.suppress(ConnectionClosedError, OSError):
             self._dpy.close()
-
-
-def _readable(fds: Sequence[int], timeout: float) -> bool:
-    """Sleep up to ``timeout``; whether one of ``fds`` has something to read by then."""
-    if not fds:
-        time.sleep(timeout)
-        return False
-    ready, _, _ = select.select(list(fds), [], [], timeout)
-    return bool(ready)
 
 
 def _same(a: Frame, b: Frame) -> bool:

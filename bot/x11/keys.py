@@ -24,7 +24,7 @@ from logo_bot.bot import interrupts
 from logo_bot.bot.errors import FocusLost
 
 if TYPE_CHECKING:
-    from logo_bot.bot.x11.damage import PictureWatch
+    from logo_bot.bot.x11.picture_watch import PictureWatch
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,9 @@ import pytest
 
 from logo_bot.bot import interrupts, processes
 from logo_bot.bot.x11 import damage
-from logo_bot.bot.x11.damage import DamageWatch, PollWatch, watch_picture
+from logo_bot.bot.x11.damage import DamageWatch, watch_picture
 from logo_bot.bot.x11.display import xvfb_program
+from logo_bot.bot.x11.picture_watch import PollWatch
 from tests.bot.canvas import BLUE, HEIGHT, RED, WIDTH, Canvas, canvas_on
 
 LONG_S = 30.0  # a bound no passing test comes near: the waits end on reports
