@@ -21,7 +21,7 @@ from logo_bot.bot.commands.game_options import checked_speed
 from logo_bot.bot.commands.recording_options import add_runs_option
 from logo_bot.bot.errors import BotError, InputError, UsageError, exit_codes_help
 from logo_bot.bot.fuse.builds import OPENSE_ROM
-from logo_bot.bot.fuse.session import Segment
+from logo_bot.bot.fuse.session_parts import Segment
 from logo_bot.bot.profile import load_profile
 from logo_bot.bot.recording import video_replay
 from logo_bot.bot.recording.chapters import Piece, Timeline, chapters, write_chapters

@@ -20,12 +20,12 @@ from logo_bot.bot.errors import InputError
 from logo_bot.bot.fuse.attached import AttachedFuse
 from logo_bot.bot.fuse.builds import OPENSE_ROM
 from logo_bot.bot.fuse.emulator import Fuse, FuseConfig
-from logo_bot.bot.fuse.session import (
+from logo_bot.bot.fuse.session import Session
+from logo_bot.bot.fuse.session_parts import (
     Controls,
     FuseFiles,
     KeyWrapper,
     Segment,
-    Session,
     float_on_tiler,
     key_timing,
 )

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from logo_bot.bot import interrupts
 from logo_bot.bot.errors import BotError, MovieError
-from logo_bot.bot.fuse.session import Segment
+from logo_bot.bot.fuse.session_parts import Segment
 from logo_bot.bot.recording.frame_match import signature
 from logo_bot.bot.recording.movie import read_frames
 from logo_bot.bot.recording.scan import LevelScanner, LevelSpan

@@ -28,7 +28,8 @@ from typing import Any
 from logo_bot.bot import interrupts
 from logo_bot.bot.errors import BotError
 from logo_bot.bot.frames import FPS
-from logo_bot.bot.fuse.session import FuseFiles, Session
+from logo_bot.bot.fuse.session import Session
+from logo_bot.bot.fuse.session_parts import FuseFiles
 from logo_bot.bot.play.env import LogoEnv
 from logo_bot.bot.play.observation import Observation
 from logo_bot.bot.profile import Profile

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from logo_bot.bot.fuse.session import Segment, Session
+from logo_bot.bot.fuse.session import Session
+from logo_bot.bot.fuse.session_parts import Segment
 from logo_bot.bot.play.observation import Observation
 from logo_bot.bot.profile import Profile
 from logo_bot.bot.recording.events import EventLog

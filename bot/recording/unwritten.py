@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from logo_bot.bot.fuse.session import Segment
+from logo_bot.bot.fuse.session_parts import Segment
 
 
 def how_later(folder: Path, segments: Sequence[Segment]) -> str:

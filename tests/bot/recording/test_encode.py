@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from logo_bot.bot.errors import MovieError, VideoError
-from logo_bot.bot.fuse.session import Segment
+from logo_bot.bot.fuse.session_parts import Segment
 from logo_bot.bot.profile import load_profile
 from logo_bot.bot.recording import encode as encode_module
 from logo_bot.bot.recording.encode import encode

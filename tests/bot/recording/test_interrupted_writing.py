@@ -14,7 +14,7 @@ import pytest
 from faults.folder_check import check_folder
 from logo_bot.bot import interrupts
 from logo_bot.bot.fuse.assembly import SessionOptions, run_record
-from logo_bot.bot.fuse.session import Segment
+from logo_bot.bot.fuse.session_parts import Segment
 from logo_bot.bot.interrupts import Stopped, Terminated
 from logo_bot.bot.play.unattended import RunReport
 from logo_bot.bot.profile import load_profile
