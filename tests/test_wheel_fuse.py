@@ -176,6 +176,7 @@ def test_a_headless_level_from_the_wheel_lands_in_the_users_data_folder(installe
     assert folder.name in listed.stdout and f"1 runs in {root}" in listed.stdout
 
 
+@pytest.mark.slow  # builds a wheel and a venv: the whole suite's
 def test_the_wheel_holds_only_what_runs_under_one_import_name(installed):
     """The bot, the solvers, the profiles and the built practice game as data: no tests,
     fault injection, benchmarks, game build tools or game sources."""
@@ -287,6 +288,7 @@ def others_work(venv: Path, env: dict[str, str], cwd: Path) -> None:
         assert done.stdout.strip() == said, done.stdout + done.stderr
 
 
+@pytest.mark.slow  # builds venvs and wheels: the whole suite's
 @pytest.mark.parametrize("first", ["logo-bot", "the others"])
 def test_beside_distributions_owning_bot_and_solvers_both_work_and_survive_an_uninstall(
     installed, others, tmp_path, first

@@ -64,6 +64,7 @@ def logo_bot(argv: list[str], path: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow  # a logo-bot process or two: the whole suite's
 @pytest.mark.parametrize(
     ("missing", "said"),
     [
@@ -91,6 +92,7 @@ def test_a_path_without_a_video_tool_is_refused_before_the_run(tmp_path, missing
     assert "--max-attempts 0: give 1 or more" in with_no_video.stderr, with_no_video.stderr
 
 
+@pytest.mark.slow  # a logo-bot process or two: the whole suite's
 def test_every_part_missing_is_named_the_first_one_refusing(tmp_path):
     bin_ = fake_path(tmp_path / "bin", ())
     done = logo_bot([*WALK, "--runs-dir", str(tmp_path / "runs")], bin_)
@@ -101,6 +103,7 @@ def test_every_part_missing_is_named_the_first_one_refusing(tmp_path):
     assert "also missing: Xvfb, fmfconv, ffmpeg; logo-bot doctor" in done.stderr
 
 
+@pytest.mark.slow  # a logo-bot process or two: the whole suite's
 def test_a_headless_run_without_xvfb_names_it_and_the_display_option(tmp_path):
     bin_ = fake_path(tmp_path / "bin", tuple(p for p in PROGRAMS if p != "Xvfb"))
     done = logo_bot([*WALK, "--no-video", "--runs-dir", str(tmp_path / "runs")], bin_)
@@ -111,6 +114,7 @@ def test_a_headless_run_without_xvfb_names_it_and_the_display_option(tmp_path):
     assert started(bin_) == [] and not (tmp_path / "runs").exists()
 
 
+@pytest.mark.slow  # a logo-bot process or two: the whole suite's
 @pytest.mark.parametrize("command", ["show", "calibrate"])
 def test_a_launch_without_fuse_is_refused_before_anything_starts(tmp_path, command):
     bin_ = fake_path(tmp_path / "bin", ("Xvfb", "fuse-gtk"))
@@ -123,6 +127,7 @@ def test_a_launch_without_fuse_is_refused_before_anything_starts(tmp_path, comma
     assert started(bin_) == []
 
 
+@pytest.mark.slow  # a logo-bot process or two: the whole suite's
 def test_annotate_needs_a_video_writer_and_says_how_to_go_without(tmp_path):
     bin_ = fake_path(tmp_path / "bin", tuple(p for p in PROGRAMS if p != "ffmpeg"))
     done = logo_bot([*WALK, "--no-video", "--annotate", "--runs-dir", str(tmp_path)], bin_)
@@ -152,6 +157,7 @@ def run_folder(root: Path, attached: bool) -> Path:
     return folder
 
 
+@pytest.mark.slow  # a logo-bot process or two: the whole suite's
 def test_a_replay_without_fmfconv_or_ffplay_is_refused(tmp_path):
     bin_ = fake_path(tmp_path / "bin", ("fuse-sdl", "Xvfb", "ffmpeg"))
     launched = run_folder(tmp_path / "a", attached=False)

@@ -1,6 +1,8 @@
 """Keys held until the screen shows them (``timing.until_seen``), against fake games on
 virtual time: one that sees a key only at its own looks at the keys, now and then."""
 
+import pytest
+
 from logo_bot.bot.play.env import LogoEnv
 from logo_bot.bot.play.player import Player
 from logo_bot.bot.x11.keys import KeyTiming
@@ -68,6 +70,7 @@ def test_keys_held_until_seen_are_never_lost(clock):
     assert max(game.holds) <= 0.02 + 0.003, "let go at the game's first look after it"
 
 
+@pytest.mark.slow  # seconds of a simulated game: the whole suite's
 def test_the_same_game_loses_keys_held_for_a_fixed_time_too_short(clock):
     """The other way round (the test above can fail): a fixed 15 ms hold against looks
     every 20 ms loses presses, which the player then corrects."""
