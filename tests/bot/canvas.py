@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,7 +38,9 @@ class Canvas:
         return window_image(self.window, Box(0, 0, WIDTH, HEIGHT))
 
 
-def canvas_on(display: str) -> Canvas:
+@contextlib.contextmanager
+def canvas_on(display: str) -> Iterator[Canvas]:
+    """A canvas on ``display``, its connection closed (the window with it) at the end."""
     dpy = open_display(display)
     window = dpy.screen().root.create_window(
         0, 0, WIDTH, HEIGHT, 0, X.CopyFromParent, background_pixel=0
@@ -44,5 +48,8 @@ def canvas_on(display: str) -> Canvas:
     window.map()
     dpy.sync()
     canvas = Canvas(dpy, window)
-    canvas.paint(0)
-    return canvas
+    try:
+        canvas.paint(0)
+        yield canvas
+    finally:
+        dpy.close()

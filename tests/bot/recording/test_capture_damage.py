@@ -14,11 +14,8 @@ from tests.bot.canvas import RED, Canvas, canvas_on
 
 @pytest.fixture
 def canvas(xserver) -> Iterator[Canvas]:
-    canvas = canvas_on(xserver.display)
-    try:
+    with canvas_on(xserver.display) as canvas:
         yield canvas
-    finally:
-        canvas.dpy.close()
 
 
 def test_a_slot_with_nothing_drawn_reuses_the_last_grab(canvas, xserver):

@@ -25,11 +25,8 @@ LONG_S = 30.0  # a bound no passing test comes near: the waits end on reports
 
 @pytest.fixture
 def canvas(xserver) -> Iterator[Canvas]:
-    canvas = canvas_on(xserver.display)
-    try:
+    with canvas_on(xserver.display) as canvas:
         yield canvas
-    finally:
-        canvas.dpy.close()
 
 
 def red_at(frame: np.ndarray, x: int, y: int) -> bool:
@@ -168,8 +165,7 @@ def display_without_damage() -> Iterator[str]:
 
 @pytest.mark.xserver
 def test_without_damage_the_picture_is_polled(display_without_damage):
-    canvas = canvas_on(display_without_damage)
-    try:
+    with canvas_on(display_without_damage) as canvas:
         assert not canvas.dpy.has_extension("DAMAGE")
         slices: list[int] = []
 
@@ -185,8 +181,6 @@ def test_without_damage_the_picture_is_polled(display_without_damage):
             assert len(slices) > 2, "the poll did not sleep in slices, stops looked at"
             canvas.paint(RED)
             assert red_at(watch.look(canvas.grab), 3, 3)
-    finally:
-        canvas.dpy.close()
 
 
 def test_a_window_gone_meanwhile_leaves_no_error_behind(canvas, xserver, capfd):
