@@ -130,8 +130,7 @@ def open_session(
         watch = watch_picture(xserver.display, fuse.window_id)
         timing = key_timing(profile, options.speed)
         # the first focus once, as a window manager gives a new window the focus
-        keys, cover = controls.fit(xserver.display, fuse.window_id, grabber, timing, policy)
-        keys.picture = watch  # a key held until seen waits for Fuse to draw
+        keys, cover = controls.fit(xserver.display, fuse.window_id, grabber, watch, timing, policy)
     except BaseException:
         if fuse is not None:
             fuse.stop()
@@ -187,8 +186,7 @@ def attach_session(
         vision = Vision.for_frame(profile, grabber.grab())
         timing = key_timing(profile, options.speed)
         # the first focus: the person ran the command from a terminal
-        keys, cover = controls.fit(xserver.display, window_id, grabber, timing, policy)
-        keys.picture = watch
+        keys, cover = controls.fit(xserver.display, window_id, grabber, watch, timing, policy)
     except BaseException:
         grabber.close()
         if watch is not None:

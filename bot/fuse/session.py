@@ -242,10 +242,10 @@ class Session:
             self.xserver.display,
             self.fuse.window_id,
             self.grabber,
+            self.watch,
             self.keys.timing,
             self.focus_policy,
         )
-        keys.picture = self.watch
         self.target = keys
         self.keys = self.wrap_keys(keys) if self.wrap_keys else keys
         self.start_s = time.monotonic() - started

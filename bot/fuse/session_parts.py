@@ -18,6 +18,7 @@ from logo_bot.bot.x11.focus import FocusPolicy
 from logo_bot.bot.x11.grab import Grabber
 from logo_bot.bot.x11.keys import KeyDriver, KeyTiming
 from logo_bot.bot.x11.picture import window_size
+from logo_bot.bot.x11.picture_watch import PictureWatch
 from logo_bot.bot.x11.tiling import float_fuse
 from logo_bot.bot.x11.x11_keys import X11Keys, key_driver
 
@@ -68,13 +69,16 @@ class Controls:
         display: str,
         window_id: int,
         grabber: Grabber,
+        picture: PictureWatch,
         timing: KeyTiming,
         policy: FocusPolicy,
     ) -> tuple[X11Keys, CoverWatch | None]:
-        """The key driver for ``window_id`` with its cover watch, and Fuse given the
-        focus once, as a window manager gives a new window (not under XWayland, where
-        only the person or the desktop gives it)."""
+        """The key driver for ``window_id`` with its cover watch and the ``picture`` watch
+        (a key held until seen waits for Fuse to draw), and Fuse given the focus once, as
+        a window manager gives a new window (not under XWayland, where only the person or
+        the desktop gives it)."""
         keys = key_driver(self.backend, display, window_id, timing, self.take_focus, policy)
+        keys.picture = picture
         cover = None
         if not self.xwayland:
             # None under XWayland: the picture is read from the window's own pixmap,
