@@ -39,6 +39,7 @@ from logo_bot.bot.recording.folder import RunFolder
 from logo_bot.bot.recording.folder_writer import FolderWriter, write_json
 from logo_bot.bot.recording.log_file import LogFile
 from logo_bot.bot.recording.recorder import Recorder
+from logo_bot.bot.recording.report_page import write_report  # loaded before any forced end
 from logo_bot.bot.recording.run_state import LevelStart, RecordOptions, RunState
 from logo_bot.bot.recording.run_videos import encode_capture, encode_movie, write_video_chapters
 from logo_bot.bot.recording.screen_capture import ScreenCapture, grab_opener
@@ -281,20 +282,21 @@ class Recording:
         return content
 
     def _forced(self, reason: str) -> None:
-        """The end is forced (a second stop, or the orderly one took too long): every
-        thread's stack into run.log, then run.json, run_end and the report (without its
-        plots) saying so, at once, no video. Runs on another thread just before the
-        process exits."""
+        """The end is forced (a second stop, or the orderly one took too long): run.json,
+        run_end and the report (without its plots) saying so, at once, no video; then every
+        thread's stack into run.log. Runs on another thread just before the process exits,
+        for at most ``interrupts.HOOK_S``: the folder's truth comes first (on a starved
+        machine the stacks may be cut short, never the report)."""
+        if self._writer.force(interrupts.HOOK_S / 2):
+            try:
+                self._mark_forced(reason)
+            finally:
+                self._writer.release()
+        # else the other writer is stuck in a write: what it wrote last stands
         with open(self.folder.log, "a", encoding="utf-8") as file:
             file.write(f"--- ended at once ({reason}): every thread's stack ---\n")
             file.flush()
             faulthandler.dump_traceback(file, all_threads=True)
-        if not self._writer.force(interrupts.HOOK_S / 2):
-            return  # the other writer is stuck in a write: what it wrote last stands
-        try:
-            self._mark_forced(reason)
-        finally:
-            self._writer.release()
 
     def _mark_forced(self, reason: str) -> None:
         if self._finished:
@@ -359,8 +361,6 @@ class Recording:
 
     def _report(self, plots: bool = True) -> None:
         """report.html; a run is never lost over its page, so a failure is only logged."""
-        from logo_bot.bot.recording.report_page import write_report
-
         if (
             interrupts.requested() is not None
             and time.monotonic() + PLOTS_S > interrupts.finish_by()

@@ -23,7 +23,11 @@ def test_a_level_is_played_woken_by_fuses_drawing(xserver):
         report = Walkthrough(session, LogoEnv(session), PROFILE, 1, 2).run()
         picture = session.run_record["picture"]
     assert report.status == "complete" and report.levels_done == 2
-    assert sum(report.corrections.values()) == 0
+    # in play, no correction: every move and stone was seen as it was drawn. A menu key
+    # the game answered late may be pressed again (CI has starved Fuse that long); a
+    # fresh grab decides that, never a missed report, so run_corrections are not counted
+    in_play = report.corrections - report.run_corrections
+    assert sum(in_play.values()) == 0, in_play
     assert picture["seen_by"] == "damage" and picture["why"] is None
     # every wait ended on a report, and no report went unanswered by a look
     assert 0 < picture["wakeups"] <= picture["reports"] <= picture["looks"]
