@@ -12,13 +12,15 @@ one round trip where two of each were needed), and returning whether the press w
   our own where one can be had, so the window that has the focus receives nothing.
 - ``send_to_window``, for events addressed to Fuse's window, which no other window can
   receive: no server grab; the check only pauses the bot (a press is not sent) while a
-  person works in another window, and every release goes to Fuse.
+  person works in another window, and every release goes to Fuse, unchecked. The check
+  before a press asks the server only when something may have changed: after a "yes" it
+  stands until an event comes in on the connection (``FocusCheck.still_inside``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from Xlib import X
 from Xlib import display as xdisplay
@@ -54,7 +56,7 @@ class KeyEvent:
     deliver: Callable[[], None]
 
 
-@dataclass(frozen=True)
+@dataclass
 class FocusCheck:
     """Whether keys may go to ``window_id`` on connection ``dpy``. ``watch`` follows other
     clients' keyboard grabs; ``ancestry`` (whose events the watch passes on) remembers
@@ -64,6 +66,8 @@ class FocusCheck:
     window_id: int
     watch: GrabWatch | None = None
     ancestry: FocusAncestry | None = None
+    # the watch's event count when the server last said "inside" (None: ask again)
+    _inside_at: int | None = field(default=None, init=False, repr=False)
 
     def inside(self) -> bool:
         """``window_id`` or a window inside it has the focus: a round trip, which also
@@ -76,10 +80,25 @@ class FocusCheck:
             while self.dpy.pending_events():
                 self.ancestry.take(self.dpy.next_event())
         if self.ancestry is not None:
-            return self.ancestry.holds(focus)
-        return focus is not None and (
-            focus == self.window_id or is_within(self.dpy, focus, self.window_id)
-        )
+            inside = self.ancestry.holds(focus)
+        else:
+            inside = focus is not None and (
+                focus == self.window_id or is_within(self.dpy, focus, self.window_id)
+            )
+        self._inside_at = self.watch.events if inside and self.watch is not None else None
+        return inside
+
+    def still_inside(self) -> bool:
+        """``inside``, without a round trip while its last answer was yes and no event has
+        come in since. The focus cannot leave Fuse's window, nor another client grab the
+        keyboard, without the server sending that window a focus event (``GrabWatch``
+        selects them; a focus child's move sends a structure event), so the answer
+        stands until one is read; then the server is asked again."""
+        if self.watch is not None and self._inside_at is not None:
+            self.watch.drain()
+            if self.watch.events == self._inside_at:
+                return True
+        return self.inside()
 
     def grabbed(self) -> bool:
         """Another client holds the keyboard, as of the events received so far."""
@@ -128,11 +147,11 @@ def send_to_window(
 ) -> bool:
     """Events addressed to the window (``releases``, then ``press``), after ``check`` and
     with no server grab: each reaches the window whatever has the focus, so the releases
-    always go out, and the press only while ``check`` passes. Then a round trip
-    (``sync``) or a flush."""
+    always go out, unchecked, and the press only while ``check`` passes (asked afresh
+    only after an event: ``FocusCheck.still_inside``). Then a round trip (``sync``) or a
+    flush."""
     try:
-        inside = check.inside()
-        allowed = press is None or (inside and not check.grabbed())
+        allowed = press is None or (check.still_inside() and not check.grabbed())
         for event in releases:
             event.deliver()
         if press is not None and allowed:

@@ -68,6 +68,7 @@ class GrabWatch:
     def __init__(self, dpy: xdisplay.Display, window: Any) -> None:
         self.dpy = dpy
         self.listeners: list[Callable[[Any], None]] = []
+        self.events = 0  # events read so far (any kind: each may change what was checked)
         attributes = window.get_attributes()
         window.change_attributes(event_mask=attributes.your_event_mask | X.FocusChangeMask)
         with server_grabbed(dpy):
@@ -75,6 +76,7 @@ class GrabWatch:
         self.drain()  # the focus events of that one question
 
     def take(self, event: Any) -> None:
+        self.events += 1
         if event.type in (X.FocusIn, X.FocusOut):
             self.grabbed = event.mode in GRABBED_MODES
         for listener in self.listeners:

@@ -13,6 +13,7 @@ from Xlib import X
 from Xlib import display as xdisplay
 
 from logo_bot.bot.errors import FocusLost
+from logo_bot.bot.x11 import key_guard
 from logo_bot.bot.x11.display import XServer, open_display
 from logo_bot.bot.x11.focus import FocusPolicy
 from logo_bot.bot.x11.keys import KeyTiming
@@ -164,3 +165,26 @@ def test_a_key_to_a_window_that_has_gone_is_dropped_quietly(desk, capfd):
     desk.keys._deliver("p", p, False)
     desk.keys._dpy.sync()
     assert "BadWindow" not in capfd.readouterr().err
+
+
+def test_the_focus_is_asked_again_only_after_an_event_which_then_stops_the_press(desk, monkeypatch):
+    """The check before a press stands while no event comes in (no round trip per key);
+    another window taking the focus sends Fuse's window an event, and the next press is
+    checked afresh and refused."""
+    asked: list[int | None] = []
+
+    def counted(dpy):
+        asked.append(real(dpy))
+        return asked[-1]
+
+    real = key_guard.focus_id
+    monkeypatch.setattr(key_guard, "focus_id", counted)
+    desk.keys.burst(["p", "o", "p", "o"])
+    assert len(asked) == 1, "the focus was asked for before every press"
+    assert len(desk.received(desk.owner)) == 8
+    desk.focus_elsewhere()
+    with pytest.raises(FocusLost):
+        desk.keys.burst(["p"])
+    assert len(asked) >= 2
+    assert desk.received(desk.owner) == []
+    assert desk.received(desk.other_client) == []
