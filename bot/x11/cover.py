@@ -1,4 +1,13 @@
-"""Noticing that another window covers Fuse's picture (X stacking order and geometry)."""
+"""Noticing that another window covers Fuse's picture (X stacking order and geometry).
+
+Which windows lie over Fuse changes only when a window at the top of the tree (a child
+of the root: a program's window, a window manager's frame, a menu, a notification) is
+created, mapped, unmapped, moved, resized, restacked, reparented or destroyed, and the X
+server reports each of those to a client that selects ``SubstructureNotify`` on the
+root. So the watch asks for the stacking and the geometries again only after such a
+report (or when the picture's own place changed), and a fresh answer costs one round
+trip, which brings in the reports of every change made before it.
+"""
 
 from __future__ import annotations
 
@@ -15,8 +24,9 @@ from logo_bot.bot.x11.window import Region, covering, top_level
 
 class CoverWatch:
     """Whether mapped windows stacked above Fuse's top-level window overlap the picture
-    (``area()``, root coordinates); the answer is read again at most every ``every_s``
-    seconds, so asking before every key press and every grab costs next to nothing."""
+    (``area()``, root coordinates). The answer is read again after the root reports a
+    change at the top of the tree, at most every ``every_s`` seconds unless asked
+    ``fresh``, so asking before every key press and every grab costs next to nothing."""
 
     def __init__(
         self, display: str, window_id: int, area: Callable[[], Region], every_s: float = 0.05
@@ -27,20 +37,41 @@ class CoverWatch:
         self.area = area
         self.every_s = every_s
         self._checked = 0.0
+        self._changed = True  # nothing asked yet
+        self._area: Region | None = None
         self._over: list[Region] = []
         self._raised = -1e9
         self.raise_every_s = 0.5
+        self.asked = 0  # answers read from the server (the stacking and geometries)
+        self._dpy.screen().root.change_attributes(event_mask=X.SubstructureNotifyMask)
 
     def over(self, fresh: bool = False) -> list[Region]:
-        """The windows over the picture now (empty when it is uncovered); ``fresh`` asks
-        the X server again whatever the last answer's age (before a key press)."""
-        if fresh or time.monotonic() - self._checked >= self.every_s:
+        """The windows over the picture now (empty when it is uncovered). ``fresh`` (before
+        a key press): a round trip first, so that every change made before now has been
+        reported, and the answer read again at once if one was."""
+        if fresh:
+            self._dpy.sync()
+        self._take_reports()
+        area = self.area()
+        if area != self._area:
+            self._changed = True
+        due = fresh or time.monotonic() - self._checked >= self.every_s
+        if self._changed and due:
+            self._changed = False
+            self._area = area
+            self.asked += 1
             try:
-                self._over = covering(self._dpy, self._window, self.area())
+                self._over = covering(self._dpy, self._window, area)
             except XError:
                 self._over = []  # the window is gone: that is noticed elsewhere
             self._checked = time.monotonic()
         return self._over
+
+    def _take_reports(self) -> None:
+        """Read the root's reports received so far: any of them may change the answer."""
+        while self._dpy.pending_events():
+            self._dpy.next_event()
+            self._changed = True
 
     def covered(self, fresh: bool = False) -> bool:
         return bool(self.over(fresh))
@@ -69,7 +100,7 @@ class CoverWatch:
             self._dpy.sync()
         except XError:
             pass
-        self._checked = 0.0
+        self._checked, self._changed = 0.0, True
         return True
 
     def close(self) -> None:

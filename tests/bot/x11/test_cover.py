@@ -1,0 +1,73 @@
+"""Noticing a window over Fuse's picture (``bot.x11.cover``) from the root's reports: the
+stacking is asked for again only after a window at the top of the tree changed, and
+every such change (mapped, moved, restacked, unmapped) is in the next fresh answer. A
+plain window on the test's Xvfb stands for Fuse."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from Xlib import X
+
+from logo_bot.bot.x11.cover import CoverWatch
+from logo_bot.bot.x11.display import open_display
+from logo_bot.bot.x11.window import Region
+
+pytestmark = pytest.mark.xserver
+
+
+@pytest.fixture
+def desk(xserver) -> Iterator[tuple]:
+    dpy = open_display(xserver.display)
+    root = dpy.screen().root
+    fuse = root.create_window(0, 0, 200, 200, 0, X.CopyFromParent)
+    other = root.create_window(300, 300, 100, 100, 0, X.CopyFromParent)
+    fuse.map()
+    dpy.sync()
+    watch = CoverWatch(xserver.display, fuse.id, lambda: Region(0, 0, 200, 200), every_s=60)
+    try:
+        yield dpy, fuse, other, watch
+    finally:
+        watch.close()
+        other.destroy()
+        fuse.destroy()
+        dpy.close()
+
+
+def test_nothing_changed_nothing_asked(desk):
+    _, _, _, watch = desk
+    assert not watch.covered(fresh=True)
+    asked = watch.asked
+    for _ in range(50):
+        assert not watch.covered(fresh=True)
+        assert not watch.covered()
+    assert watch.asked == asked, "the stacking was asked for with nothing changed"
+
+
+def test_every_change_at_the_top_of_the_tree_is_in_the_next_fresh_answer(desk):
+    dpy, fuse, other, watch = desk
+    assert not watch.covered(fresh=True)
+    steps = [
+        (lambda: other.map(), False),  # mapped beside Fuse
+        (lambda: other.configure(x=100, y=50), True),  # moved over it
+        (lambda: fuse.configure(stack_mode=X.Above), False),  # Fuse raised over it
+        (lambda: other.configure(stack_mode=X.Above), True),  # raised over Fuse again
+        (lambda: other.unmap(), False),
+    ]
+    for change, covered in steps:
+        change()
+        dpy.sync()
+        assert watch.covered(fresh=True) is covered
+
+
+def test_a_change_is_read_when_due_without_being_asked_fresh(desk):
+    dpy, _, other, watch = desk
+    assert not watch.covered(fresh=True)
+    other.configure(x=100, y=50)
+    other.map()
+    dpy.sync()
+    assert not watch.covered(), "read again before every_s with no fresh question"
+    watch.every_s = 0.0
+    dpy.sync()
+    assert watch.covered()
