@@ -32,7 +32,9 @@ from Xlib.error import CatchError, ConnectionClosedError, XError
 from Xlib.ext import damage
 
 from logo_bot.bot import interrupts
+from logo_bot.bot.x11 import packed
 from logo_bot.bot.x11.display import open_display
+from logo_bot.bot.x11.packed import Packed
 from logo_bot.bot.x11.picture_watch import POLL_S, Frame, Grab, PictureWatch, PollWatch
 
 log = logging.getLogger(__name__)
@@ -99,6 +101,7 @@ class DamageWatch(PictureWatch):
         if caught.get_error() is not None:
             raise DamageUnavailable(f"the window refused DAMAGE ({caught.get_error()})")
         self._opcode = info.major_opcode
+        self._subtract = packed.damage_subtract(info.major_opcode, damage_id)
         return damage_id, info.first_event + damage.DamageNotifyCode
 
     @property
@@ -123,14 +126,8 @@ class DamageWatch(PictureWatch):
         self._take_reports()
         drawn, self._drawn = self._drawn, False
         if drawn:
-            damage.DamageSubtract(  # a window gone (Fuse ended) takes its damage along
-                display=self._dpy.display,
-                opcode=self._opcode,
-                damage=self._damage,
-                repair=0,  # None: all of it
-                parts=0,
-                onerror=CatchError(),
-            )
+            # all of the damage; a window gone (Fuse ended) takes its damage along
+            Packed(self._dpy.display, self._subtract, onerror=_ignored)
             self._dpy.sync()
             self._take_reports()  # drawn again since: the next wait returns at once
             self._last = frame = grab()
@@ -192,6 +189,10 @@ class DamageWatch(PictureWatch):
             )
         with contextlib.suppress(ConnectionClosedError, OSError):
             self._dpy.close()
+
+
+def _ignored(error: object, request: object) -> bool:
+    return True  # handled: python-xlib would print it otherwise
 
 
 def _same(a: Frame, b: Frame) -> bool:

@@ -18,13 +18,14 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from Xlib import X
 from Xlib import display as xdisplay
-from Xlib.protocol import event as xevent
 
 from logo_bot.bot.x11.key_delivery import KeyDelivery
 from logo_bot.bot.x11.key_guard import FocusCheck, KeyEvent, send_to_window
+from logo_bot.bot.x11.packed import Packed, key_event
 
 log = logging.getLogger(__name__)
 
@@ -65,26 +66,14 @@ def window_gone(error: object, request: object) -> bool:
     return True
 
 
-def send_key(dpy: xdisplay.Display, window: object, keycode: int, down: bool, state: int) -> None:
-    """One key event sent to the client that made ``window``, and to no other."""
-    kind = xevent.KeyPress if down else xevent.KeyRelease
-    root = dpy.screen().root
-    key = kind(
-        time=event_time(),
-        root=root,
-        window=window,
-        same_screen=1,
-        child=X.NONE,
-        root_x=0,
-        root_y=0,
-        event_x=0,
-        event_y=0,
-        state=state,
-        detail=keycode,
-    )
-    # no event mask: the event goes to the client that made the window, Fuse (fuse-gtk
-    # selects no core key events there: GTK 3 reads keys through XInput 2)
-    window.send_event(key, event_mask=0, propagate=False, onerror=window_gone)  # type: ignore[attr-defined]
+def send_key(dpy: xdisplay.Display, window: Any, keycode: int, down: bool, state: int) -> None:
+    """One key event sent to the client that made ``window``, and to no other: no event
+    mask, so it goes to the client that made the window, Fuse (fuse-gtk selects no core
+    key events there: GTK 3 reads keys through XInput 2). Packed with ``struct``
+    (``packed.key_event``): python-xlib's packing cost more CPU than the rest of a key."""
+    root = dpy.screen().root.id
+    event = key_event(root, window.id, keycode, down, state, event_time())
+    Packed(dpy.display, event, onerror=window_gone)
 
 
 class WindowDelivery(KeyDelivery):
