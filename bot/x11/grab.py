@@ -34,13 +34,16 @@ class Grabber:
     """Base class: ``grab()`` returns the window's Spectrum picture as an RGB ``Frame``.
 
     ``region`` is where the window is on the root window and ``box`` where the picture is
-    inside it (below fuse-gtk's menu bar); both are read again every ``follow_s`` seconds,
-    so a window moved during a run is followed. A display that goes away meanwhile is
-    ``DisplayLost``, whatever error the library gave for it (``bot.x11.lost``).
+    inside it (below fuse-gtk's menu bar). Both are read again at the first grab after the
+    window reports a new size or place (``StructureNotify``: a tiler or a person resized
+    it, and Fuse is about to draw at another scale), and every ``follow_s`` seconds in any
+    case (a window manager that moves its frame need not tell the window). A display that
+    goes away meanwhile is ``DisplayLost``, whatever error the library gave for it
+    (``bot.x11.lost``).
     """
 
     name: ClassVar[str] = "base"
-    follow_s: ClassVar[float] = 0.25
+    follow_s: ClassVar[float] = 1.0
 
     def __init__(self, display: str, window_id: int) -> None:
         self.display_name = display
@@ -52,6 +55,7 @@ class Grabber:
         self._box_found = False
         self._size: tuple[int, int] | None = None
         self._checked = 0.0
+        self._window.change_attributes(event_mask=X.StructureNotifyMask, onerror=CatchError())
         self.region = self.refresh_region()
 
     def refresh_region(self) -> Region:
@@ -81,7 +85,10 @@ class Grabber:
         return Region(r.left + b.left, r.top + b.top, b.width, b.height)
 
     def _follow(self) -> None:
-        if time.monotonic() - self._checked >= self.follow_s:
+        configured = False
+        while self._dpy.pending_events():  # this connection selects the window's only
+            configured |= self._dpy.next_event().type == X.ConfigureNotify
+        if configured or time.monotonic() - self._checked >= self.follow_s:
             self.refresh_region()
 
     def _grab_window(self) -> Frame:
