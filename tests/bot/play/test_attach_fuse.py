@@ -27,6 +27,7 @@ from logo_bot.bot.recording.chapters import read_chapters
 from logo_bot.bot.recording.events import read_events
 from logo_bot.bot.recording.video import probe
 from logo_bot.bot.see.vision import Vision
+from logo_bot.bot.x11.damage import watch_picture
 from logo_bot.bot.x11.grab import open_grabber
 from logo_bot.bot.x11.key_delivery import XTestDelivery
 from logo_bot.bot.x11.keys import KeyTiming
@@ -55,36 +56,44 @@ class Person:
         self.keys = X11Keys(display, self.fuse.window_id, XTestDelivery, KeyTiming(120, 120))
         self.keys.focus()
         self.grabber = open_grabber(display, self.fuse.window_id)
+        self.watch = watch_picture(display, self.fuse.window_id)
         self.vision = Vision(PROFILE, scale)
+
+    def look(self) -> np.ndarray:
+        return self.watch.look(self.grabber.grab)
+
+    def pause(self) -> None:
+        """Until Fuse draws again (DAMAGE), at most half a second: no look in between."""
+        self.watch.wait(time.monotonic() + 0.5)
 
     def wait_text(self, text, timeout_s: float = 10) -> None:
         deadline = time.monotonic() + timeout_s
-        while not shows(self.grabber.grab(), text, self.scale):
+        while not shows(self.look(), text, self.scale):
             assert time.monotonic() < deadline, f"never saw {text.text!r}"
-            time.sleep(0.01)
+            self.pause()
 
     def wait_field(self, name: str, value: str, timeout_s: float = 20) -> None:
         deadline = time.monotonic() + timeout_s
-        while field(self.grabber.grab(), name, self.scale) != value:
+        while field(self.look(), name, self.scale) != value:
             assert time.monotonic() < deadline, f"the {name} never showed {value}"
-            time.sleep(0.01)
+            self.pause()
 
     def wait_typed(self, text: str, timeout_s: float = 10) -> None:
         """The menu's input field shows ``text`` (and the places left for more)."""
         deadline = time.monotonic() + timeout_s
-        while field(self.grabber.grab(), "menu_input", self.scale).strip("_ ") != text:
+        while field(self.look(), "menu_input", self.scale).strip("_ ") != text:
             assert time.monotonic() < deadline, f"the name never showed {text}"
-            time.sleep(0.01)
+            self.pause()
 
     def field(self, name: str) -> str:
-        return field(self.grabber.grab(), name, self.scale)
+        return field(self.look(), name, self.scale)
 
     def wait_code_word(self, timeout_s: float = 10) -> str:
         """The code screen's word, once all five letters show (the screen's last field)."""
         deadline = time.monotonic() + timeout_s
         while not re.fullmatch("[A-Z]{5}", word := self.field("code_word")):
             assert time.monotonic() < deadline, f"the code word never showed: {word!r}"
-            time.sleep(0.005)
+            self.pause()
         return word
 
     def wait_level(self, number: int, timeout_s: float = 20) -> None:
@@ -92,19 +101,19 @@ class Person:
         the game takes keys from then on)."""
         deadline = time.monotonic() + timeout_s
         while True:
-            frame = self.grabber.grab()
+            frame = self.look()
             shown = field(frame, "level", self.scale) == f"{number:03d}"
             if shown and self.vision.level_shown(frame):
                 return
             assert time.monotonic() < deadline, f"level {number} was never drawn"
-            time.sleep(0.01)
+            self.pause()
 
     def wait_board(self, board: Board, cursor: tuple[int, int], timeout_s: float = 20) -> None:
         """The board shows ``board`` with the cursor on ``cursor``."""
         deadline = time.monotonic() + timeout_s
         seen = None
         while True:
-            frame = self.grabber.grab()
+            frame = self.look()
             try:
                 seen = self.vision.board(frame), self.vision.cursor_candidates(frame)
             except Unreadable as exc:  # a frame drawn half-way: look again
@@ -112,7 +121,7 @@ class Person:
             if seen == (board, [cursor]):
                 return
             assert time.monotonic() < deadline, f"never saw {board}, cursor {cursor}: {seen}"
-            time.sleep(0.01)
+            self.pause()
 
     def to_level_1(self) -> None:
         self.wait_text(LAYOUT.screens["title"][-1])
@@ -130,7 +139,7 @@ class Person:
         deadline = time.monotonic() + 60
         clock, ticks = None, 0
         while True:
-            frame = self.grabber.grab()
+            frame = self.look()
             try:
                 if seen(frame):
                     return True
@@ -142,13 +151,13 @@ class Person:
             if ticks >= 2:
                 return False
             assert time.monotonic() < deadline, f"the level's clock stopped before {what}"
-            time.sleep(0.005)
+            self.pause()
 
     def cursor(self, timeout_s: float = 20) -> tuple[int, int]:
         deadline = time.monotonic() + timeout_s
-        while len(cells := self.vision.cursor_candidates(self.grabber.grab())) != 1:
+        while len(cells := self.vision.cursor_candidates(self.look())) != 1:
             assert time.monotonic() < deadline, f"no one cursor on the board: {cells}"
-            time.sleep(0.005)
+            self.pause()
         return cells[0]
 
     def move_to(self, cell: tuple[int, int]) -> None:
@@ -196,6 +205,7 @@ class Person:
         self.keys.timing = KeyTiming(120, 120)
 
     def close(self) -> None:
+        self.watch.close()
         self.grabber.close()
         self.keys.close()
         self.fuse.stop()
