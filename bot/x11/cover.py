@@ -67,6 +67,15 @@ class CoverWatch:
             self._checked = time.monotonic()
         return self._over
 
+    def fileno(self) -> int:
+        """The connection the root's reports come in on (to wait for one)."""
+        return self._dpy.fileno()
+
+    def reported(self) -> bool:
+        """A report has come in that the last answer does not include."""
+        self._take_reports()
+        return self._changed
+
     def _take_reports(self) -> None:
         """Read the root's reports received so far: any of them may change the answer."""
         while self._dpy.pending_events():

@@ -149,4 +149,20 @@ class FocusPolicy:
             elif time.monotonic() - watched >= self.watch_s:
                 watched = time.monotonic()
                 self.emit("waiting", waited_s=waited)  # a listener may look at the game
+            self._pause(target, waited)
+
+    def _pause(self, target: FocusTarget, waited: float) -> None:
+        """Until something may have changed: a target that is told of changes (an X key
+        driver: ``wait_for_change``) wakes on them, at the latest when the grace, the
+        timeout or the next "waiting" is due; any other is asked again every
+        ``poll_s``."""
+        wait = getattr(target, "wait_for_change", None)
+        if wait is None:
             interrupts.sleep(self.poll_s)
+            return
+        due = [self.watch_s]
+        if self.take_back and waited < self.grace_s:
+            due.append(self.grace_s - waited)
+        if self.timeout_s is not None and waited < self.timeout_s:
+            due.append(self.timeout_s - waited)
+        wait(max(min(due), 0.0))

@@ -178,6 +178,24 @@ class X11Keys(KeyDriver):
         until = time.monotonic() + end - time.perf_counter()
         self.picture.wait(until, (self._dpy.fileno(),))
 
+    def wait_for_change(self, timeout_s: float) -> None:
+        """While paused (``FocusPolicy``): until an event comes in that may end the pause,
+        or ``timeout_s``. Fuse's window hears of every focus change to or from it and of
+        every keyboard grab's end; the cover watch, of every window mapped, moved or
+        gone at the top of the tree. A safe point for stops."""
+        fds = [self._dpy.fileno()]
+        if self.cover is not None:
+            fds.append(self.cover.fileno())
+        until = time.monotonic() + timeout_s
+        while True:
+            if self._dpy.pending_events() or (self.cover is not None and self.cover.reported()):
+                return
+            interrupts.check()
+            left = until - time.monotonic()
+            if left <= 0:
+                return
+            select.select(fds, [], [], min(left, interrupts.SLICE_S))
+
     def focus(self) -> None:
         """Give Fuse's top-level window the input focus (only the top level works)."""
         catch = CatchError()

@@ -5,6 +5,7 @@ window on a private Xvfb stands for Fuse; the cover is a fake that says when ask
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -30,6 +31,14 @@ class StaleCover:
     def __init__(self, fresh_covers: int, log: list[str]) -> None:
         self.left = fresh_covers
         self.log = log
+        self._quiet, self._never = os.pipe()  # nothing is ever written: no report wakes
+
+    def fileno(self) -> int:
+        return self._quiet
+
+    def reported(self) -> bool:
+        """A change the next fresh answer has: while covers are left, the next one."""
+        return self.left > 0
 
     def covered(self, fresh: bool = False) -> bool:
         self.log.append("fresh" if fresh else "cached")

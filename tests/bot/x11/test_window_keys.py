@@ -5,6 +5,7 @@ private Xvfb stands for Fuse; its connection reads what it was sent."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -188,3 +189,35 @@ def test_the_focus_is_asked_again_only_after_an_event_which_then_stops_the_press
     assert len(asked) >= 2
     assert desk.received(desk.owner) == []
     assert desk.received(desk.other_client) == []
+
+
+def test_a_pause_wakes_when_the_focus_comes_back_not_by_polling(desk):
+    """While another window has the focus the paused bot sleeps until Fuse's window hears
+    of a change: the focus is asked for a few times, not every ``poll_s``."""
+    desk.keys.policy = FocusPolicy(take_back=False, wait=True, poll_s=0.001, watch_s=60.0)
+    desk.keys.cut_after_s = 60.0  # the burst goes on after the pause
+    asked: list[int] = []
+    focused = desk.keys.focused
+
+    def counted() -> bool:
+        asked.append(1)
+        return focused()
+
+    desk.keys.focused = counted  # type: ignore[method-assign]
+    desk.focus_elsewhere()
+    paused = threading.Event()
+    desk.keys.policy.listeners.append(lambda event, data: event == "paused" and paused.set())
+
+    def give_back() -> None:
+        paused.wait(30)
+        time.sleep(0.3)  # paused a while: a poll every ms would have asked ~300 times
+        desk.game.set_input_focus(X.RevertToParent, X.CurrentTime)  # type: ignore[attr-defined]
+        desk.owner.sync()
+
+    person = threading.Thread(target=give_back)
+    person.start()
+    desk.keys.burst(["p"])
+    person.join()
+    p = desk.keys.keycode("p")
+    assert desk.received(desk.owner) == [("press", p, 0), ("release", p, 0)]
+    assert len(asked) <= 5, f"the focus was asked for {len(asked)} times while paused"
