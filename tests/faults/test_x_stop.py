@@ -52,15 +52,17 @@ def run(tmp_path: Path, stop: XStop, display: str) -> subprocess.CompletedProces
 
 def test_the_signal_comes_at_the_nth_request_of_the_chosen_connection(tmp_path, xserver):
     log = tmp_path / "x.jsonl"
-    stop = XStop("cover", 18, "SIGTERM", log=log, trace=True)
+    stop = XStop("cover", 19, "SIGTERM", log=log, trace=True)
     done = run(tmp_path, stop, xserver.display)
     assert done.returncode == -signal.SIGTERM, done.stdout + done.stderr
     entries = read_log(log)
     shot = fired(entries)
-    assert shot is not None and (shot["conn"], shot["n"]) == ("cover", 18)
+    assert shot is not None and (shot["conn"], shot["n"]) == ("cover", 19)
     before = entries[: entries.index(shot)]
-    assert sum(e["what"] == "request" and e["conn"] == "cover" for e in before) == 18
-    assert shot["name"] == "QueryTree"  # the 16 of python-xlib's set-up, then the watch's
+    assert sum(e["what"] == "request" and e["conn"] == "cover" for e in before) == 19
+    # the 16 of python-xlib's set-up, the watch's choice of the root's events, the first
+    # fresh answer's round trip, then its first question
+    assert shot["name"] == "QueryTree"
     assert {e["conn"] for e in entries if e["what"] == "open"} == {"other", "cover"}
     assert answers(xserver.display) and keys_down(xserver.display) == []
 
