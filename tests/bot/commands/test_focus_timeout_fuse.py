@@ -18,7 +18,7 @@ pytestmark = pytest.mark.fuse
 def test_a_focus_that_never_returns_ends_the_run_with_exit_6(xserver, tmp_path):
     root = tmp_path / "runs"
     args = ["walkthrough", "--levels", "1-3", "--display", xserver.display, "--no-take-focus"]
-    args += ["--focus-timeout", "2", "--video-dir", str(root)]
+    args += ["--focus-timeout", "2", "--no-video", "--video-dir", str(root)]
     with (
         FocusThief(xserver.display, tmp_path / "keys.jsonl") as thief,
         bot_process(args) as process,

@@ -82,7 +82,7 @@ def test_sigterm_and_sighup_finish_the_run_folder_and_stop_everything(tmp_path, 
 
 
 def test_sigkill_leaves_no_program_running_and_the_next_run_sweeps_its_fuse_home(tmp_path):
-    temp, root, running = start_mid_level(tmp_path)
+    temp, root, running = start_mid_level(tmp_path, "--no-video")
     with running as process:
         wait_keys_of_level_1(root, process)
         started = children_of(process.pid)

@@ -30,7 +30,7 @@ def test_attached_to_the_default_controls_it_learns_the_alternates_do_nothing(
     xserver, tmp_path, person
 ):
     person.to_level_1()  # space, 2, 5, enter, 7, a name: option 4 is never chosen
-    code, err, run = run_attached(xserver, tmp_path, "--levels", "1-2")
+    code, err, run = run_attached(xserver, tmp_path, "--levels", "1-2", "--no-video")
     assert code == 0, err
     assert [lv["status"] for lv in run["levels"]] == ["done", "done"]
     for entry in run["levels"]:

@@ -302,7 +302,7 @@ def test_attached_from_the_menu_it_enters_the_game(xserver, tmp_path, person):
     person.wait_text(LAYOUT.screens["title"][-1])
     person.keys.press("space")
     person.wait_text(LAYOUT.screens["menu"][0])
-    code, err, run = run_attached(xserver, tmp_path, "--levels", "1")
+    code, err, run = run_attached(xserver, tmp_path, "--levels", "1", "--no-video")
     assert code == 0, err
     assert run["levels"][0]["status"] == "done" and person.fuse.alive()
 
@@ -317,7 +317,7 @@ def test_attached_at_the_name_prompt_it_finishes_the_name_and_plays(xserver, tmp
     person.wait_text(LAYOUT.messages["name_prompt"])
     person.keys.type_text("PERS")
     person.wait_typed("PERS")
-    code, err, run = run_attached(xserver, tmp_path, "--levels", "1")
+    code, err, run = run_attached(xserver, tmp_path, "--levels", "1", "--no-video")
     assert code == 0, err
     assert [lv["status"] for lv in run["levels"]] == ["done"]
     assert run["levels"][0]["end_board"] == str(LEVELS[1]).splitlines()
@@ -371,7 +371,9 @@ def test_attached_at_game_over_it_goes_back_in_and_plays(xserver, tmp_path, pati
     load may take longer to look, so the test holds the picture as for TIME UP."""
     seen_at = wait_out_level_1(patient_person, LAYOUT.screens["game_over"][0])
     os.kill(patient_person.fuse.pid, signal.SIGSTOP)
-    code, err, run = run_attached(xserver, tmp_path, "--levels", "1-2", frozen=patient_person.fuse)
+    code, err, run = run_attached(
+        xserver, tmp_path, "--levels", "1-2", "--no-video", frozen=patient_person.fuse
+    )
     assert code == 0, err
     screen, lag = first_seen_and_lag(run, seen_at)
     assert screen == "game_over", f"the bot first saw {screen}, {lag:.2f} s after GAME OVER"
@@ -388,7 +390,9 @@ def test_attached_at_time_up_it_goes_back_in_and_plays(xserver, tmp_path, patien
     (SIGSTOP) from the moment it sees TIME UP until the bot has looked."""
     seen_at = wait_out_level_1(patient_person, LAYOUT.messages["time_up"])
     os.kill(patient_person.fuse.pid, signal.SIGSTOP)
-    code, err, run = run_attached(xserver, tmp_path, "--levels", "1", frozen=patient_person.fuse)
+    code, err, run = run_attached(
+        xserver, tmp_path, "--levels", "1", "--no-video", frozen=patient_person.fuse
+    )
     assert code == 0, err
     screen, lag = first_seen_and_lag(run, seen_at)
     assert screen == "time_up", f"the bot first saw {screen}, {lag:.2f} s after TIME UP"
@@ -429,7 +433,7 @@ def test_attached_mid_level_with_a_wrong_stone_it_takes_it_back_and_finishes(
     server, person = gtk_person_on_openbox
     person.to_level_1()
     person.place((4, 5), (1, 1), then=(6, 10))  # one stone of a plan, one wrong stone
-    code, err, run = run_attached(server, tmp_path, "--levels", "1-3")
+    code, err, run = run_attached(server, tmp_path, "--levels", "1-3", "--no-video")
     assert code == 0, err
     assert [lv["status"] for lv in run["levels"]] == ["done"] * 3
     for entry in run["levels"]:
@@ -459,7 +463,9 @@ def test_attached_at_a_code_screen_it_learns_the_code_and_plays_on(xserver, tmp_
     person.wait_text(title, timeout_s=30)
     word = person.wait_code_word()
     os.kill(person.fuse.pid, signal.SIGSTOP)
-    code, err, run = run_attached(xserver, tmp_path, "--levels", "6-7", frozen=person.fuse)
+    code, err, run = run_attached(
+        xserver, tmp_path, "--levels", "6-7", "--no-video", frozen=person.fuse
+    )
     assert code == 0, err
     assert [(lv["level"], lv["status"]) for lv in run["levels"]] == [(6, "done"), (7, "done")]
     events = read_events(Path(run["_folder"]) / "events.jsonl")
@@ -471,7 +477,7 @@ def test_attached_at_a_code_screen_it_learns_the_code_and_plays_on(xserver, tmp_
 def test_level_attached_plays_the_level_on_screen(xserver, tmp_path, person):
     person.to_level_1()
     args = ["level", "1", "--attach", "--display", xserver.display, "--video-dir", str(tmp_path)]
-    with bot_process(args, watchdog_s=120) as process:
+    with bot_process([*args, "--no-video"], watchdog_s=120) as process:
         _, err = process.communicate(timeout=110)
     assert process.returncode == 0, err
     (folder,) = [p for p in tmp_path.iterdir() if p.is_dir()]

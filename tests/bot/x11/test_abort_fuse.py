@@ -39,7 +39,7 @@ def bot(xserver, tmp_path):
     """``logo-bot walkthrough`` in a subprocess, stopped by PID whatever happens; a
     watchdog kills it if it hangs (a hung bot holding an X grab would hang the test)."""
     args = ["walkthrough", "--levels", "1-3", "--speed", "200", "--display", xserver.display]
-    args += ["--video-dir", str(tmp_path), "--set", "timing.hold_ms={ 200 = 300 }"]
+    args += ["--video-dir", str(tmp_path), "--no-video", "--set", "timing.hold_ms={ 200 = 300 }"]
     # XTest keys: the server's key map shows them down (keys sent to Fuse's window, the
     # default, never touch it; tests/bot/x11/test_window_keys.py releases those)
     with bot_process([*args, "--keys", "xtest", "--abort-key", "F12"]) as process:
@@ -126,7 +126,7 @@ def test_the_abort_key_works_on_the_persons_own_display_when_headless(xserver, t
     """With --headless Fuse runs on a private Xvfb, but the person sits at their own
     display (here the test's Xvfb, as DISPLAY): the abort key must work there too."""
     args = ["walkthrough", "--levels", "1-3", "--speed", "200", "--headless", "--abort-key", "F12"]
-    args += ["--video-dir", str(tmp_path)]
+    args += ["--video-dir", str(tmp_path), "--no-video"]
     env = dict(os.environ, DISPLAY=xserver.display)
     dpy = open_display(xserver.display)
     f12 = dpy.keysym_to_keycode(XK.string_to_keysym("F12"))
