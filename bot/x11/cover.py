@@ -19,6 +19,7 @@ from Xlib.error import CatchError, XError
 from Xlib.protocol import event
 
 from logo_bot.bot.x11.display import open_display
+from logo_bot.bot.x11.pending import has_events
 from logo_bot.bot.x11.window import Region, covering, top_level
 
 
@@ -78,7 +79,7 @@ class CoverWatch:
 
     def _take_reports(self) -> None:
         """Read the root's reports received so far: any of them may change the answer."""
-        while self._dpy.pending_events():
+        while has_events(self._dpy):
             self._dpy.next_event()
             self._changed = True
 

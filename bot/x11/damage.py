@@ -35,6 +35,7 @@ from logo_bot.bot import interrupts
 from logo_bot.bot.x11 import packed
 from logo_bot.bot.x11.display import open_display
 from logo_bot.bot.x11.packed import Packed
+from logo_bot.bot.x11.pending import has_events
 from logo_bot.bot.x11.picture_watch import POLL_S, Frame, Grab, PictureWatch, PollWatch
 
 log = logging.getLogger(__name__)
@@ -110,7 +111,7 @@ class DamageWatch(PictureWatch):
 
     def _take_reports(self) -> None:
         """Read the reports received so far (each marks the picture drawn)."""
-        while self._dpy.pending_events():
+        while has_events(self._dpy):
             event = self._dpy.next_event()
             if event.type & 0x7F == self._event:
                 self.reports += 1

@@ -17,6 +17,7 @@ from Xlib.error import CatchError, ConnectionClosedError, XError
 from logo_bot.bot.errors import DisplayError, DisplayLost, EmulatorError
 from logo_bot.bot.x11.display import open_display
 from logo_bot.bot.x11.lost import LostDisplay
+from logo_bot.bot.x11.pending import has_events
 from logo_bot.bot.x11.picture import Box, picture_box
 from logo_bot.bot.x11.shm import ShmImage, ShmUnavailable
 from logo_bot.bot.x11.window import Region, region_of
@@ -86,7 +87,7 @@ class Grabber:
 
     def _follow(self) -> None:
         configured = False
-        while self._dpy.pending_events():  # this connection selects the window's only
+        while has_events(self._dpy):  # this connection selects the window's only
             configured |= self._dpy.next_event().type == X.ConfigureNotify
         if configured or time.monotonic() - self._checked >= self.follow_s:
             self.refresh_region()

@@ -21,6 +21,8 @@ from Xlib import X
 from Xlib import display as xdisplay
 from Xlib.error import XError
 
+from logo_bot.bot.x11.pending import has_events
+
 GRABBED_MODES = (X.NotifyGrab, X.NotifyWhileGrabbed)
 
 
@@ -84,7 +86,7 @@ class GrabWatch:
 
     def drain(self) -> None:
         """Read the events already received."""
-        while self.dpy.pending_events():
+        while has_events(self.dpy):
             self.take(self.dpy.next_event())
 
     def held(self) -> bool:

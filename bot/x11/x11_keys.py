@@ -37,6 +37,7 @@ from logo_bot.bot.x11.key_delivery import KeyDelivery, XTestDelivery
 from logo_bot.bot.x11.key_guard import FocusCheck, KeyEvent
 from logo_bot.bot.x11.keyboard_grab import GrabWatch
 from logo_bot.bot.x11.keys import DEFAULT_TIMING, BurstCut, KeyDriver, KeyTiming
+from logo_bot.bot.x11.pending import has_events
 from logo_bot.bot.x11.window_keys import WindowDelivery
 
 # Names the profiles use for keys that are not single characters.
@@ -165,7 +166,7 @@ class X11Keys(KeyDriver):
         until seen is let go at once otherwise, as in ``_hold_until``. The last check
         (this one's, or the guard's before the press) stands while no focus event has
         come since; after one, a round trip."""
-        if not self._dpy.pending_events():
+        if not has_events(self._dpy):
             return True
         return self.focused() and not self._grab_watch.held()
 
@@ -173,7 +174,7 @@ class X11Keys(KeyDriver):
         """Wait for Fuse to draw (``picture``), or for a focus event (checked by the
         caller's ``_may_hold`` before the next wait), or until ``end``."""
         assert self.picture is not None
-        if self._dpy.pending_events():
+        if has_events(self._dpy):
             return
         until = time.monotonic() + end - time.perf_counter()
         self.picture.wait(until, (self._dpy.fileno(),))
@@ -188,7 +189,7 @@ class X11Keys(KeyDriver):
             fds.append(self.cover.fileno())
         until = time.monotonic() + timeout_s
         while True:
-            if self._dpy.pending_events() or (self.cover is not None and self.cover.reported()):
+            if has_events(self._dpy) or (self.cover is not None and self.cover.reported()):
                 return
             interrupts.check()
             left = until - time.monotonic()
