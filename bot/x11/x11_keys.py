@@ -23,12 +23,12 @@ from __future__ import annotations
 import select
 import time
 
-from Xlib import XK, X
+from Xlib import X
 from Xlib import display as xdisplay
 from Xlib.error import CatchError, XError
 
 from logo_bot.bot import interrupts
-from logo_bot.bot.errors import DisplayError, EmulatorError, ProfileError
+from logo_bot.bot.errors import DisplayError, EmulatorError
 from logo_bot.bot.x11.cover import CoverWatch
 from logo_bot.bot.x11.display import open_display
 from logo_bot.bot.x11.focus import FocusPolicy
@@ -37,20 +37,9 @@ from logo_bot.bot.x11.key_delivery import KeyDelivery, XTestDelivery
 from logo_bot.bot.x11.key_guard import FocusCheck, KeyEvent
 from logo_bot.bot.x11.keyboard_grab import GrabWatch
 from logo_bot.bot.x11.keys import DEFAULT_TIMING, BurstCut, KeyDriver, KeyTiming
+from logo_bot.bot.x11.keysyms import keycode_of
 from logo_bot.bot.x11.pending import has_events
 from logo_bot.bot.x11.window_keys import WindowDelivery
-
-# Names the profiles use for keys that are not single characters.
-KEYSYM_NAMES = {
-    "space": "space",
-    "enter": "Return",
-    "return": "Return",
-    "shift": "Shift_L",
-    "caps": "Shift_L",
-    "symbol": "Control_L",
-    "delete": "BackSpace",
-    "backspace": "BackSpace",
-}
 
 
 class X11Keys(KeyDriver):
@@ -96,12 +85,7 @@ class X11Keys(KeyDriver):
     def keycode(self, key: str) -> int:
         code = self._codes.get(key)
         if code is None:
-            name = KEYSYM_NAMES.get(key.lower(), key)
-            sym = XK.string_to_keysym(name)
-            code = self._dpy.keysym_to_keycode(sym) if sym else 0
-            if not code:
-                raise ProfileError(f"no keycode for key {key!r} on this X display")
-            self._codes[key] = code
+            code = self._codes[key] = keycode_of(self._dpy, key)
         return code
 
     def held_keycodes(self) -> list[int]:
