@@ -142,7 +142,7 @@ def table(rows: list[Cost], first: int, last: int) -> str:
     for c in rows:
         out.append(
             f"| {c.speed} % | {c.levels} | {c.bot_s:.1f} s | {c.fuse_s:.1f} s | "
-            f"{c.xvfb_s:.1f} s | {c.keys} | {c.bot_ms_per_key:.1f} ms | "
+            f"{c.xvfb_s:.1f} s | {c.keys} | {c.bot_ms_per_key:.2f} ms | "
             f"{c.wakeups_per_key:.1f} | {c.wall:.0f} s | {c.ratio:.2f} | {c.corrections} | "
             f"{c.load:.1f} | {c.picture} |"
         )
@@ -155,7 +155,7 @@ def table(rows: list[Cost], first: int, last: int) -> str:
         )  # fmt: skip
         out.append(
             f"{c.speed}%: {'PASS' if c.bot_ms_per_key <= GOAL_MS_PER_KEY else 'FAIL'} bot CPU "
-            f"<= {GOAL_MS_PER_KEY:g} ms per key ({c.bot_ms_per_key:.1f}){paced}, "
+            f"<= {GOAL_MS_PER_KEY:g} ms per key ({c.bot_ms_per_key:.2f}){paced}, "
             f"{'PASS' if c.bot_s < c.fuse_s else 'FAIL'} bot below Fuse "
             f"({c.bot_s:.1f} s against {c.fuse_s:.1f} s)"
         )
