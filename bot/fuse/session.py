@@ -32,6 +32,7 @@ from logo_bot.bot.fuse.session_parts import (
     key_timing,
     segment_path,
 )
+from logo_bot.bot.fuse.tape_end import TapeEnd
 from logo_bot.bot.profile import Profile
 from logo_bot.bot.see.vision import Vision, detect_scale
 from logo_bot.bot.x11.cover import CoverWatch
@@ -284,6 +285,12 @@ class Session:
             step = min(slice_s, left / per_s)
             interrupts.sleep(step)
             left -= step * per_s
+
+    def wait_loaded(self, frames: float) -> bool:
+        """Wait until no tape loads and ``frames`` emulated frames have passed since one
+        did (``bot.fuse.tape_end``); True when a tape was seen loading."""
+        end = TapeEnd(self.frame, self.wait_drawn, self._frames_per_s, self.vision.scale)
+        return end.wait(frames)
 
     def _frames_per_s(self) -> float:
         """Emulated frames per wall second now (at least 1 % of the nominal rate)."""

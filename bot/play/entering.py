@@ -62,7 +62,9 @@ class GameEntry:
                 hint=f"give the code with --set codes.{level}=WORD (or the code of an "
                 f"earlier level), or attach with --levels 1-{self.report.last}",
             )
-        self.session.wait_frames(self.profile.start.loaded_wait * FPS)
+        # a tape plays on for a while after LOAD "" (in real time while Fuse records)
+        if self.session.wait_loaded(self.profile.start.loaded_wait * FPS):
+            log.info("the tape has loaded")
         self.env.note("enter", level=start, code=code, name=self.name)
         log.info("entering the game at level %d%s", start, f" with code {code}" if code else "")
         self.run_menu(steps)

@@ -87,6 +87,10 @@ class AttachedGame(FakeMenu):
         if self.state == "time_up":
             self.state = "game_over"
 
+    def wait_loaded(self, frames: float) -> bool:
+        self.wait_frames(frames)
+        return False  # no tape
+
     @contextlib.contextmanager
     def timed(self, timing: KeyTiming):
         yield
