@@ -31,11 +31,11 @@ from logo_bot.bot.fuse.session_parts import (
 )
 from logo_bot.bot.profile import Profile
 from logo_bot.bot.see.vision import Vision
-from logo_bot.bot.x11.damage import watch_picture
 from logo_bot.bot.x11.display import XServer, open_display, runs_headless, xvfb_program
 from logo_bot.bot.x11.focus import FocusPolicy
 from logo_bot.bot.x11.grab import open_grabber
 from logo_bot.bot.x11.picture import window_size
+from logo_bot.bot.x11.reading_watch import watch_window
 from logo_bot.bot.x11.tiling import check_drawn
 from logo_bot.bot.x11.window import build_of, window_pid
 from logo_bot.bot.x11.xwayland import DisplayType, portal_note
@@ -127,7 +127,7 @@ def open_session(
         )
         float_on_tiler(xserver, fuse, options.scale)
         grabber = open_grabber(xserver.display, fuse.window_id)
-        watch = watch_picture(xserver.display, fuse.window_id)
+        watch = watch_window(xserver.display, fuse.window_id, grabber)
         timing = key_timing(profile, options.speed)
         # the first focus once, as a window manager gives a new window the focus
         keys, cover = controls.fit(xserver.display, fuse.window_id, grabber, watch, timing, policy)
@@ -180,7 +180,7 @@ def attach_session(
     grabber = open_grabber(xserver.display, window_id)
     watch = None
     try:
-        watch = watch_picture(xserver.display, window_id)
+        watch = watch_window(xserver.display, window_id, grabber)
         own = [window_size(build, scale) for scale in (1, 2, 3)]
         check_drawn(xserver.display, window_id, grabber.grab, own)  # a tiler's size
         vision = Vision.for_frame(profile, grabber.grab())

@@ -36,12 +36,12 @@ from logo_bot.bot.fuse.tape_end import TapeEnd
 from logo_bot.bot.profile import Profile
 from logo_bot.bot.see.vision import Vision, detect_scale
 from logo_bot.bot.x11.cover import CoverWatch
-from logo_bot.bot.x11.damage import watch_picture
 from logo_bot.bot.x11.display import XServer
 from logo_bot.bot.x11.focus import FocusPolicy
 from logo_bot.bot.x11.grab import Grabber, open_grabber
 from logo_bot.bot.x11.keys import KeyDriver, KeyTiming
 from logo_bot.bot.x11.picture_watch import PictureWatch
+from logo_bot.bot.x11.reading_watch import watch_window
 from logo_bot.bot.x11.title_speed import TitleSpeed, frames_per_s
 from logo_bot.bot.x11.x11_keys import X11Keys
 
@@ -238,7 +238,7 @@ class Session:
         self.add_segment()
         float_on_tiler(self.xserver, self.fuse, config.scale)
         self.grabber = open_grabber(self.xserver.display, self.fuse.window_id)
-        self.watch = watch_picture(self.xserver.display, self.fuse.window_id)
+        self.watch = watch_window(self.xserver.display, self.fuse.window_id, self.grabber)
         keys, self.cover = self.controls.fit(
             self.xserver.display,
             self.fuse.window_id,

@@ -139,13 +139,19 @@ class DamageWatch(PictureWatch):
             self._verified = now
             self._dpy.sync()  # a report of a drawing before the grab is in by now
             self._take_reports()
-            if not self._drawn and not _same(frame, self._last):
-                self.unreported += 1
-                log.debug("a change with no DAMAGE report (%d)", self.unreported)
-                if self.unreported >= MISSES:
-                    self._give_up(f"{self.unreported} changes came with no DAMAGE report")
+            self._check_unreported(frame)
         self._last = frame
         return frame
+
+    def _check_unreported(self, frame: Frame) -> None:
+        """``frame`` was grabbed with no report before it (all of them read): a picture
+        other than the last look's is a change that went unreported."""
+        if self._drawn or self._last is None or _same(frame, self._last):
+            return
+        self.unreported += 1
+        log.debug("a change with no DAMAGE report (%d)", self.unreported)
+        if self.unreported >= MISSES:
+            self._give_up(f"{self.unreported} changes came with no DAMAGE report")
 
     def _give_up(self, why: str) -> None:
         """Poll from now on (DAMAGE proved unreliable)."""

@@ -102,6 +102,13 @@ class Grabber:
             self._follow()
             return self._grab_box(self.box)
 
+    def follow(self) -> Box:
+        """Where the picture is inside the window now (read again as ``grab`` does), for
+        a reader of the window's pixels of its own (``bot.x11.reading_watch``)."""
+        with LostDisplay(self.display_name, probe=True):
+            self._follow()
+            return self.box
+
     def _grab_box(self, box: Box) -> Frame:
         raise NotImplementedError
 

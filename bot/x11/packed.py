@@ -24,6 +24,7 @@ DAMAGE_SUBTRACT = 3  # the DAMAGE extension's minor opcode
 # and y, event x and y, modifier state, same screen, one unused byte
 _SEND_KEY = struct.Struct("=BBHII" + "BBHIIIIhhhhHBx")
 _DAMAGE_SUBTRACT = struct.Struct("=BBHIII")  # major, minor, length (4), damage, repair, parts
+GET_INPUT_FOCUS = struct.pack("=BxH", 43, 1)  # the cheapest round trip of the core protocol
 
 ErrorHandler = Callable[[Any, Any], Any]
 

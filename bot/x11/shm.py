@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import struct
 
 import numpy as np
 from Xlib import X
@@ -22,6 +23,11 @@ EXTENSION = "MIT-SHM"
 IPC_PRIVATE = 0
 IPC_CREAT = 0o1000
 IPC_RMID = 0
+GET_IMAGE = 4  # ShmGetImage's minor opcode
+# ShmGetImage: major, minor, length (8 words), drawable, x, y, width, height, plane mask,
+# format, 3 unused bytes, segment, offset
+_GET_IMAGE = struct.Struct("=BBHIhhHHIBxxxII")
+_REPLY = struct.Struct("=xBxxxxxxII")  # depth; visual, size (bytes 8-15)
 
 
 class ShmUnavailable(Exception):
@@ -145,15 +151,32 @@ class ShmImage:
             shmseg=self._segment,
             offset=0,
         )
-        if reply.size > self.size:
-            raise ShmUnavailable(f"{reply.size} bytes do not fit the {self.size}-byte segment")
-        return reply.depth, np.ctypeslib.as_array(self._buffer)[: reply.size]
+        return self._pixels(reply.depth, reply.size)
 
-    def close(self) -> None:
+    def request(self, drawable: int, x: int, y: int, width: int, height: int) -> bytes:
+        """The bytes of ``grab``'s request, for a connection written directly
+        (``bot.x11.raw_link``); ``pixels`` reads its reply."""
+        return _GET_IMAGE.pack(
+            self._opcode, GET_IMAGE, 8, drawable, x, y, width, height, 0xFFFFFFFF,
+            X.ZPixmap, self._segment, 0,
+        )  # fmt: skip
+
+    def pixels(self, reply: bytes) -> tuple[int, np.ndarray]:
+        """(depth, the pixels in the segment) that the reply to ``request`` says."""
+        depth, _visual, size = _REPLY.unpack_from(reply)
+        return self._pixels(depth, size)
+
+    def _pixels(self, depth: int, size: int) -> tuple[int, np.ndarray]:
+        if size > self.size:
+            raise ShmUnavailable(f"{size} bytes do not fit the {self.size}-byte segment")
+        return depth, np.ctypeslib.as_array(self._buffer)[:size]
+
+    def close(self, tell_server: bool = True) -> None:
         """Detach from the server, then from this process: that too when the server
-        cannot be told (the display is lost), so no segment stays attached here."""
+        cannot be told (the display is lost), so no segment stays attached here. Without
+        ``tell_server`` the connection's end detaches it there."""
         try:
-            if self._attached:
+            if self._attached and tell_server:
                 self._attached = False
                 catch = CatchError()
                 _Detach(

@@ -58,3 +58,7 @@ def test_a_packed_key_reaches_the_window_and_an_error_goes_to_onerror(xserver):
         window.destroy()
     finally:
         dpy.close()
+
+
+def test_the_round_trip_is_python_xlibs_get_input_focus():
+    assert request.GetInputFocus._request.to_binary() == packed.GET_INPUT_FOCUS

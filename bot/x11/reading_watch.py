@@ -1,0 +1,140 @@
+"""The picture watch that reads the picture too: DAMAGE reports and the window's pixels on
+one connection, which the bot writes and reads itself (``bot.x11.raw_link``).
+
+``DamageWatch`` clears the damage with a round trip before the grabber's grab (on another
+connection) may run; here the clear and the read (MIT-SHM's ShmGetImage of the picture's
+place in the window, which the session's grabber still follows) go out in one write and
+the X server runs them in order: a look is one round trip, with no python-xlib on it.
+Reports of drawings before the read arrive before its reply, so a look that came with no
+report can be checked against the last one every time.
+
+Used on a plain X server at 24 or 32 bits (where the grabber is mss). A read the server
+refuses (the window unmapped, or resized under the read) or a picture larger than the
+segment is the grabber's, as in ``DamageWatch``.
+"""
+
+from __future__ import annotations
+
+import logging
+import struct
+from collections.abc import Callable
+from typing import Any
+
+from Xlib.error import XError
+
+from logo_bot.bot import interrupts
+from logo_bot.bot.x11.damage import DamageUnavailable, DamageWatch, watch_picture
+from logo_bot.bot.x11.grab import Grabber, MssGrabber, to_rgb
+from logo_bot.bot.x11.lost import LostDisplay
+from logo_bot.bot.x11.packed import GET_INPUT_FOCUS
+from logo_bot.bot.x11.picture import Box
+from logo_bot.bot.x11.picture_watch import POLL_S, Frame, Grab, PictureWatch
+from logo_bot.bot.x11.raw_link import LinkError, RawLink
+from logo_bot.bot.x11.shm import ShmImage, ShmUnavailable
+
+log = logging.getLogger(__name__)
+
+DAMAGE_DESTROY = 2  # the DAMAGE extension's minor opcode
+_DESTROY = struct.Struct("=BBHI")  # major, minor, length (2), damage
+
+
+class ReadingWatch(DamageWatch):
+    """DAMAGE reports on window ``window_id`` and reads of its picture (where ``grabber``
+    says it is), on one connection of its own."""
+
+    def __init__(
+        self,
+        display: str,
+        window_id: int,
+        grabber: Grabber,
+        poll_s: float = POLL_S,
+        safe_point: Callable[[], None] = interrupts.check,
+    ) -> None:
+        super().__init__(display, window_id, poll_s, safe_point)
+        self._grabber = grabber
+        self._window_id = window_id
+        self.reads = 0
+        self.refused = 0  # reads done by the grabber instead
+        try:
+            screen = self._dpy.screen()  # the picture is never larger than the screen
+            self._shm = ShmImage(self._dpy, screen.width_in_pixels * screen.height_in_pixels * 4)
+        except (ShmUnavailable, XError) as exc:
+            super().close()
+            raise DamageUnavailable(f"no shared memory with the X server ({exc})") from None
+        self._link = RawLink(self._dpy)
+        self._count(self._link.take_events())
+
+    def _take_reports(self) -> None:
+        self._link.poll()
+        self._count(self._link.take_events())
+
+    def _count(self, events: list[int]) -> None:
+        for code in events:
+            if code == self._event:
+                self.reports += 1
+                self._drawn = True
+
+    def look(self, grab: Grab) -> Frame:
+        """Clear the damage and read the picture in one round trip (see the module)."""
+        self._noted()
+        if self.polling:
+            return grab()
+        box = self._grabber.follow()
+        with LostDisplay(self._grabber.display_name, probe=True):
+            self._take_reports()
+            drawn, self._drawn = self._drawn, False
+            if drawn:
+                self._link.send(self._subtract)
+            frame = self._read(box)
+            if frame is None:
+                frame = self._grabbed(grab, drawn)
+            self._count(self._link.take_events())
+        if not drawn:
+            self._check_unreported(frame)
+        self._last = frame
+        return frame
+
+    def _read(self, box: Box) -> Frame | None:
+        """The picture in ``box`` of the window; None when the server refused the read."""
+        if box.width * box.height * 4 > self._shm.size or not box.width or not box.height:
+            return None
+        request = self._shm.request(self._window_id, box.left, box.top, box.width, box.height)
+        try:
+            reply = self._link.reply(self._link.send(request))
+        except LinkError as exc:
+            self.refused += 1
+            log.debug("the window's picture was not read (%s): the grabber reads it", exc)
+            return None
+        self.reads += 1
+        return to_rgb(*self._shm.pixels(reply), box.width, box.height)
+
+    def _grabbed(self, grab: Grab, drawn: bool) -> Frame:
+        """The grabber's picture, after the clear when there was one (a round trip orders
+        it before the grab), else with the reports of drawings before the grab in."""
+        if drawn:
+            self._link.reply(self._link.send(GET_INPUT_FOCUS))
+        frame = grab()
+        if not drawn:
+            self._link.reply(self._link.send(GET_INPUT_FOCUS))
+        return frame
+
+    def record(self) -> dict[str, Any]:
+        return {**super().record(), "read_by": "watch", "refused": self.refused}
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._link.close(_DESTROY.pack(self._opcode, DAMAGE_DESTROY, 2, self._damage))
+        self._shm.close(tell_server=False)  # the server lets go of it with the connection
+
+
+def watch_window(display: str, window_id: int, grabber: Grabber) -> PictureWatch:
+    """The watch of the session's picture: one that reads it too where the grabber reads
+    a plain X server's root window, else ``watch_picture``'s."""
+    if isinstance(grabber, MssGrabber):
+        try:
+            return ReadingWatch(display, window_id, grabber)
+        except DamageUnavailable as exc:
+            log.info("the picture watch does not read the window: %s", exc)
+    return watch_picture(display, window_id)
