@@ -21,6 +21,9 @@ def picture(striped: bool, scale: int = 1) -> np.ndarray:
     return frame
 
 
+STRIPED, CLEAR = picture(True), picture(False)
+
+
 class FakeTape:
     """A border striped during ``blocks`` (wall seconds from 0), on a clock that moves
     only when the watcher waits."""
@@ -36,7 +39,7 @@ class FakeTape:
 
     def look(self) -> np.ndarray:
         self.looks += 1
-        return picture(self.striped())
+        return STRIPED if self.striped() else CLEAR
 
     def wait_drawn(self, until: float) -> bool:
         """Until the border changes (a block starts or ends) or ``until``."""
