@@ -5,20 +5,18 @@ missed, and polling where the display has no DAMAGE."""
 from __future__ import annotations
 
 import os
-import select
-import subprocess
 import time
 from collections.abc import Iterator
 
 import numpy as np
 import pytest
 
-from logo_bot.bot import interrupts, processes
+from logo_bot.bot import interrupts
 from logo_bot.bot.x11 import damage
 from logo_bot.bot.x11.damage import DamageWatch, watch_picture
-from logo_bot.bot.x11.display import xvfb_program
 from logo_bot.bot.x11.picture_watch import PollWatch
 from tests.bot.canvas import BLUE, HEIGHT, RED, WIDTH, Canvas, canvas_on
+from tests.bot.own_xvfb import own_xvfb
 
 LONG_S = 30.0  # a bound no passing test comes near: the waits end on reports
 
@@ -139,28 +137,8 @@ def test_a_wait_wakes_for_the_callers_own_events(canvas, xserver):
 @pytest.fixture
 def display_without_damage() -> Iterator[str]:
     """An Xvfb started with its DAMAGE extension off."""
-    read_fd, write_fd = os.pipe()
-    command = [xvfb_program(), "-displayfd", str(write_fd), "-noreset", "-nolisten", "tcp"]
-    process = processes.start(
-        [*command, "-extension", "DAMAGE"],
-        pass_fds=(write_fd,),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write_fd)
-    try:
-        number = b""
-        while not number.endswith(b"\n"):
-            ready, _, _ = select.select([read_fd], [], [], LONG_S)
-            chunk = os.read(read_fd, 16) if ready else b""
-            assert chunk, "Xvfb did not start"
-            number += chunk
-        yield f":{number.decode().strip()}"
-    finally:
-        os.close(read_fd)
-        process.terminate()
-        process.wait()
+    with own_xvfb("-extension", "DAMAGE") as (display, _):
+        yield display
 
 
 @pytest.mark.xserver
@@ -181,16 +159,3 @@ def test_without_damage_the_picture_is_polled(display_without_damage):
             assert len(slices) > 2, "the poll did not sleep in slices, stops looked at"
             canvas.paint(RED)
             assert red_at(watch.look(canvas.grab), 3, 3)
-
-
-def test_a_window_gone_meanwhile_leaves_no_error_behind(canvas, xserver, capfd):
-    """Fuse ended: its window and the damage on it are gone; the last look and the close
-    neither raise nor print python-xlib's error report."""
-    watch = DamageWatch(xserver.display, canvas.id)
-    canvas.window.destroy()
-    canvas.dpy.sync()
-    blank = np.zeros((HEIGHT, WIDTH, 3), np.uint8)
-    assert watch.look(lambda: blank) is blank
-    watch.close()
-    watch.close()
-    assert capfd.readouterr().err == ""

@@ -6,8 +6,6 @@ goes away is ``DisplayLost``."""
 
 from __future__ import annotations
 
-import os
-import select
 import subprocess
 import time
 from collections.abc import Iterator
@@ -15,15 +13,15 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from logo_bot.bot import processes
 from logo_bot.bot.errors import DisplayLost
 from logo_bot.bot.x11.damage import DamageWatch
-from logo_bot.bot.x11.display import open_display, xvfb_program
+from logo_bot.bot.x11.display import open_display
 from logo_bot.bot.x11.grab import MssGrabber, XlibGrabber
 from logo_bot.bot.x11.packed import GET_INPUT_FOCUS
 from logo_bot.bot.x11.raw_link import RawLink
 from logo_bot.bot.x11.reading_watch import ReadingWatch, watch_window
 from tests.bot.canvas import BLUE, HEIGHT, RED, WIDTH, Canvas, canvas_on
+from tests.bot.own_xvfb import own_xvfb
 
 NO_OPERATION = b"\x7f\x00\x01\x00"  # the core protocol's request of one word, no reply
 LONG_S = 30.0  # a bound no passing test comes near: the waits end on reports
@@ -130,10 +128,16 @@ def test_other_grabbers_keep_the_damage_watch(canvas, xserver):
             watch.close()
 
 
-def test_a_window_gone_meanwhile_leaves_no_error_behind(canvas, xserver, capfd):
+@pytest.mark.parametrize("reads", [False, True], ids=["damage", "reading"])
+def test_a_window_gone_meanwhile_leaves_no_error_behind(canvas, xserver, capfd, reads):
+    """Fuse ended: its window and the damage on it are gone; the last look (the grabber's)
+    and the close neither raise nor print python-xlib's error report."""
     with MssGrabber(xserver.display, canvas.id) as grabber:
-        watch = ReadingWatch(xserver.display, canvas.id, grabber)
-        watch.look(not_called)
+        if reads:
+            watch = ReadingWatch(xserver.display, canvas.id, grabber)
+        else:
+            watch = DamageWatch(xserver.display, canvas.id)
+        watch.look(canvas.grab)
         canvas.window.destroy()
         canvas.dpy.sync()
         blank = np.zeros((HEIGHT, WIDTH, 3), np.uint8)
@@ -146,28 +150,8 @@ def test_a_window_gone_meanwhile_leaves_no_error_behind(canvas, xserver, capfd):
 @pytest.fixture
 def own_display() -> Iterator[tuple[str, subprocess.Popen]]:
     """An Xvfb of the test's own, to end under the watch."""
-    read_fd, write_fd = os.pipe()
-    command = [xvfb_program(), "-displayfd", str(write_fd), "-noreset", "-nolisten", "tcp"]
-    process = processes.start(
-        command,
-        pass_fds=(write_fd,),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write_fd)
-    try:
-        number = b""
-        while not number.endswith(b"\n"):
-            ready, _, _ = select.select([read_fd], [], [], LONG_S)
-            chunk = os.read(read_fd, 16) if ready else b""
-            assert chunk, "Xvfb did not start"
-            number += chunk
-        yield f":{number.decode().strip()}", process
-    finally:
-        os.close(read_fd)
-        process.terminate()
-        process.wait()
+    with own_xvfb() as started:
+        yield started
 
 
 @pytest.mark.xserver
