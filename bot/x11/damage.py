@@ -211,10 +211,12 @@ def watch_picture(
     window_id: int,
     poll_s: float = POLL_S,
     safe_point: Callable[[], None] = interrupts.check,
+    watch: Callable[..., DamageWatch] | None = None,
 ) -> PictureWatch:
-    """DAMAGE reports on the window where the display gives them, else polling."""
+    """DAMAGE reports on the window where the display gives them (by a ``DamageWatch``,
+    or the kind of it that ``watch`` makes), else polling."""
     try:
-        return DamageWatch(display, window_id, poll_s, safe_point)
+        return (watch or DamageWatch)(display, window_id, poll_s, safe_point)
     except DamageUnavailable as exc:
         log.info("the picture is polled every %.0f ms: %s", poll_s * 1000, exc)
         return PollWatch(poll_s, str(exc), safe_point)

@@ -18,12 +18,13 @@ from Xlib import X
 from Xlib.protocol import rq
 
 SEND_EVENT = 25  # the core protocol's opcode
-DAMAGE_SUBTRACT = 3  # the DAMAGE extension's minor opcode
+DAMAGE_DESTROY, DAMAGE_SUBTRACT = 2, 3  # the DAMAGE extension's minor opcodes
 # SendEvent: opcode, propagate, length (11 words), destination, event mask; then the
 # 32-byte event: code, keycode, sequence (0), time, root, event window, child, root x
 # and y, event x and y, modifier state, same screen, one unused byte
 _SEND_KEY = struct.Struct("=BBHII" + "BBHIIIIhhhhHBx")
 _DAMAGE_SUBTRACT = struct.Struct("=BBHIII")  # major, minor, length (4), damage, repair, parts
+_DAMAGE_DESTROY = struct.Struct("=BBHI")  # major, minor, length (2), damage
 GET_INPUT_FOCUS = struct.pack("=BxH", 43, 1)  # the cheapest round trip of the core protocol
 
 ErrorHandler = Callable[[Any, Any], Any]
@@ -54,3 +55,8 @@ def damage_subtract(major: int, damage: int) -> bytes:
     """DamageSubtract of all of ``damage`` (repair and parts None): the same bytes every
     time, packed once."""
     return _DAMAGE_SUBTRACT.pack(major, DAMAGE_SUBTRACT, 4, damage, X.NONE, X.NONE)
+
+
+def damage_destroy(major: int, damage: int) -> bytes:
+    """DamageDestroy of ``damage``."""
+    return _DAMAGE_DESTROY.pack(major, DAMAGE_DESTROY, 2, damage)

@@ -16,14 +16,15 @@ segment is the grabber's, as in ``DamageWatch``.
 from __future__ import annotations
 
 import logging
-import struct
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from Xlib.error import XError
 
 from logo_bot.bot import interrupts
-from logo_bot.bot.x11.damage import DamageUnavailable, DamageWatch, watch_picture
+from logo_bot.bot.x11 import packed
+from logo_bot.bot.x11.damage import DamageWatch, watch_picture
 from logo_bot.bot.x11.grab import Grabber, MssGrabber, to_rgb
 from logo_bot.bot.x11.lost import LostDisplay
 from logo_bot.bot.x11.packed import GET_INPUT_FOCUS
@@ -34,9 +35,6 @@ from logo_bot.bot.x11.shm import ShmImage, ShmUnavailable
 
 log = logging.getLogger(__name__)
 
-DAMAGE_DESTROY = 2  # the DAMAGE extension's minor opcode
-_DESTROY = struct.Struct("=BBHI")  # major, minor, length (2), damage
-
 
 class ReadingWatch(DamageWatch):
     """DAMAGE reports on window ``window_id`` and reads of its picture (where ``grabber``
@@ -46,9 +44,10 @@ class ReadingWatch(DamageWatch):
         self,
         display: str,
         window_id: int,
-        grabber: Grabber,
         poll_s: float = POLL_S,
         safe_point: Callable[[], None] = interrupts.check,
+        *,
+        grabber: Grabber,
     ) -> None:
         super().__init__(display, window_id, poll_s, safe_point)
         self._grabber = grabber
@@ -60,7 +59,7 @@ class ReadingWatch(DamageWatch):
             self._shm = ShmImage(self._dpy, screen.width_in_pixels * screen.height_in_pixels * 4)
         except (ShmUnavailable, XError) as exc:
             super().close()
-            raise DamageUnavailable(f"no shared memory with the X server ({exc})") from None
+            raise ShmUnavailable(f"no shared memory with the X server ({exc})") from None
         self._link = RawLink(self._dpy)
         self._count(self._link.take_events())
 
@@ -125,7 +124,7 @@ class ReadingWatch(DamageWatch):
         if self._closed:
             return
         self._closed = True
-        self._link.close(_DESTROY.pack(self._opcode, DAMAGE_DESTROY, 2, self._damage))
+        self._link.close(packed.damage_destroy(self._opcode, self._damage))
         self._shm.close(tell_server=False)  # the server lets go of it with the connection
 
 
@@ -133,8 +132,8 @@ def watch_window(display: str, window_id: int, grabber: Grabber) -> PictureWatch
     """The watch of the session's picture: one that reads it too where the grabber reads
     a plain X server's root window, else ``watch_picture``'s."""
     if isinstance(grabber, MssGrabber):
-        try:
-            return ReadingWatch(display, window_id, grabber)
-        except DamageUnavailable as exc:
+        try:  # a display without DAMAGE is polled at once, as by watch_picture alone
+            return watch_picture(display, window_id, watch=partial(ReadingWatch, grabber=grabber))
+        except ShmUnavailable as exc:
             log.info("the picture watch does not read the window: %s", exc)
     return watch_picture(display, window_id)

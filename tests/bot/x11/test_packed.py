@@ -34,6 +34,11 @@ def test_a_damage_subtract_is_python_xlibs():
     assert packed.damage_subtract(142, 0x600003) == theirs
 
 
+def test_a_damage_destroy_is_python_xlibs():
+    theirs = damage.DamageDestroy._request.to_binary(opcode=142, damage=0x600003)
+    assert packed.damage_destroy(142, 0x600003) == theirs
+
+
 @pytest.mark.xserver
 def test_a_packed_key_reaches_the_window_and_an_error_goes_to_onerror(xserver):
     dpy = open_display(xserver.display)

@@ -14,12 +14,15 @@ import numpy as np
 import pytest
 
 from logo_bot.bot.errors import DisplayLost
+from logo_bot.bot.x11 import reading_watch
 from logo_bot.bot.x11.damage import DamageWatch
 from logo_bot.bot.x11.display import open_display
 from logo_bot.bot.x11.grab import MssGrabber, XlibGrabber
 from logo_bot.bot.x11.packed import GET_INPUT_FOCUS
+from logo_bot.bot.x11.picture_watch import PollWatch
 from logo_bot.bot.x11.raw_link import RawLink
 from logo_bot.bot.x11.reading_watch import ReadingWatch, watch_window
+from logo_bot.bot.x11.shm import ShmUnavailable
 from tests.bot.canvas import BLUE, HEIGHT, RED, WIDTH, Canvas, canvas_on
 from tests.bot.own_xvfb import own_xvfb
 
@@ -119,6 +122,20 @@ def test_request_numbers_wrap_as_the_servers_do(canvas, xserver):
         link.close()
 
 
+def test_without_shared_memory_the_damage_watch_is_kept(canvas, xserver, monkeypatch):
+    def no_segment(*_args: object) -> None:
+        raise ShmUnavailable("the X display has no MIT-SHM extension")
+
+    monkeypatch.setattr(reading_watch, "ShmImage", no_segment)
+    with MssGrabber(xserver.display, canvas.id) as grabber:
+        watch = watch_window(xserver.display, canvas.id, grabber)
+        try:
+            assert type(watch) is DamageWatch
+            assert watch.wait(later()), "the first look is due at once"
+        finally:
+            watch.close()
+
+
 def test_other_grabbers_keep_the_damage_watch(canvas, xserver):
     with XlibGrabber(xserver.display, canvas.id) as grabber:
         watch = watch_window(xserver.display, canvas.id, grabber)
@@ -134,7 +151,7 @@ def test_a_window_gone_meanwhile_leaves_no_error_behind(canvas, xserver, capfd, 
     and the close neither raise nor print python-xlib's error report."""
     with MssGrabber(xserver.display, canvas.id) as grabber:
         if reads:
-            watch = ReadingWatch(xserver.display, canvas.id, grabber)
+            watch = ReadingWatch(xserver.display, canvas.id, grabber=grabber)
         else:
             watch = DamageWatch(xserver.display, canvas.id)
         watch.look(canvas.grab)
@@ -162,7 +179,7 @@ def test_a_display_that_goes_away_is_display_lost(own_display):
     window.map()
     dpy.sync()
     grabber = MssGrabber(display, window.id)
-    watch = ReadingWatch(display, window.id, grabber)
+    watch = ReadingWatch(display, window.id, grabber=grabber)
     watch.look(not_called)
     process.terminate()
     process.wait()
@@ -170,3 +187,26 @@ def test_a_display_that_goes_away_is_display_lost(own_display):
         watch.look(not_called)
     watch.close()  # the display gone: nothing to tell it, and no error
     grabber.close()
+
+
+@pytest.mark.xserver
+def test_without_damage_the_picture_is_polled_after_one_try(monkeypatch):
+    tries: list[int] = []
+    create = DamageWatch._create
+
+    def counted(self, window_id):
+        tries.append(window_id)
+        return create(self, window_id)
+
+    monkeypatch.setattr(DamageWatch, "_create", counted)
+    with (
+        own_xvfb("-extension", "DAMAGE") as (display, _),
+        canvas_on(display) as canvas,
+        MssGrabber(display, canvas.id) as grabber,
+    ):
+        watch = watch_window(display, canvas.id, grabber)
+        try:
+            assert isinstance(watch, PollWatch) and "no DAMAGE" in watch.record()["why"]
+            assert tries == [canvas.id], "DAMAGE was asked for once"
+        finally:
+            watch.close()
