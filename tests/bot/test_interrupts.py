@@ -140,7 +140,10 @@ def test_a_signal_while_the_command_is_imported_waits_for_the_import(name):
         def import_module(name, *args):
             if name == "logo_bot.bot.commands.runs":
                 os.kill(os.getpid(), signal.{name})
-                time.sleep(0.2)  # the signal thread records it meanwhile
+                # the signal thread records it meanwhile (waited for: a busy machine)
+                deadline = time.monotonic() + 30
+                while cli.interrupts.requested() is None and time.monotonic() < deadline:
+                    time.sleep(0.001)
             return real(name, *args)
 
         cli.importlib.import_module = import_module
@@ -172,7 +175,9 @@ def test_a_signal_never_raises_inside_the_code_it_lands_in(name):
         f"""
         done = 0
         os.kill(os.getpid(), signal.{name})
-        time.sleep(0.2)  # the signal thread records it meanwhile
+        deadline = time.monotonic() + 30  # the signal thread records it meanwhile
+        while interrupts.requested() is None and time.monotonic() < deadline:
+            time.sleep(0.001)
         done += 1
         print("stretch done", done, str(interrupts.requested()))
         try:
