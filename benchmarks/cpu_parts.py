@@ -29,11 +29,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 # (module, attribute path in it, label, the label of the part it runs inside)
 PARTS: tuple[tuple[str, str, str, str], ...] = (
-    ("logo_bot.bot.fuse.session", "Session.frame", "a look (Session.frame)", ""),
+    ("logo_bot.bot.fuse.session", "Session.frame", "a look", ""),
     ("logo_bot.bot.x11.reading_watch", "ReadingWatch.look", "the watch's read", "a look"),
     ("logo_bot.bot.x11.reading_watch", "to_rgb", "BGRX to RGB", "the watch's read"),
     ("logo_bot.bot.x11.damage", "DamageWatch._check_unreported", "unreported check", "a look"),
-    ("logo_bot.bot.x11.cover", "CoverWatch.covered", "cover check", ""),
+    ("logo_bot.bot.x11.cover", "CoverWatch.covered", "cover check", "a look; key events"),
     ("logo_bot.bot.x11.damage", "DamageWatch.wait", "wait for a drawing", ""),
     ("logo_bot.bot.x11.window_keys", "WindowDelivery.guarded", "key events, checked", ""),
     ("logo_bot.bot.x11.x11_keys", "X11Keys._hold_until", "holding a key", ""),
