@@ -224,9 +224,9 @@ def check_a_release_after_a_theft_reaches_no_other_window(
         code = keys.keycode("p")
         assert not dpy.query_keymap()[code // 8] & (1 << (code % 8)), "p is still down in X"
         assert thief.keys_received() == 0, thief.events()
-        # a key stuck down would repeat (OpenSE prints it again every 5 frames, for
-        # thousands of frames): the picture must come to rest for 25 frames. A drawing
-        # still under way when the theft ended the hold may come first (a busy machine)
+        # a key stuck down would repeat (OpenSE prints it again and again: p held down
+        # never let the picture rest 25 frames within 200): the picture must come to
+        # rest. A drawing still under way when the theft ended the hold may come first
         assert comes_to_rest(grabber, fuse), "Fuse still repeats the key"
         with pytest.raises(FocusLost):
             X11Keys(display, fuse.window_id, XTestDelivery, take_focus=False).press("p")
