@@ -31,7 +31,7 @@ from logo_bot.bot.x11.keys import KeyTiming
 from logo_bot.bot.x11.window import is_within, window_title
 from logo_bot.bot.x11.x11_keys import X11Keys
 from logo_bot.solvers.levels import load_level_list
-from tests.bot.desktop import desktop
+from tests.bot.desktop import desktop, window_manager
 from tests.bot.x11.test_focus_fuse import (
     NAME,
     at_name_prompt,
@@ -40,6 +40,7 @@ from tests.bot.x11.test_focus_fuse import (
     events_of,
     is_subsequence,
     name_typed,
+    slow_repeat_xvfb,
 )
 
 pytestmark = pytest.mark.fuse
@@ -217,14 +218,16 @@ def test_without_taking_focus_the_bot_pauses_until_fuse_gtk_has_the_focus_again(
         assert wm_focused_inner_window(openbox.display, window, timeout_s=0) != window
 
 
-def test_a_release_after_a_theft_reaches_no_other_window_from_fuse_gtk(openbox, tmp_path):
+def test_a_release_after_a_theft_reaches_no_other_window_from_fuse_gtk(tmp_path):
     """The GTK variant of the held-key test: openbox focuses the newly mapped fuse-gtk
     (its 1x1 focus child), the key is pressed without the bot touching the focus, the
     release after a theft is swallowed, fuse-gtk does not repeat it, and the sentinel
-    (mapped first, off Fuse) gets nothing."""
+    (mapped first, off Fuse) gets nothing. On an X server with ``SLOW_REPEAT``."""
     with (
-        FocusThief(openbox.display, tmp_path / "keys.jsonl", at=(0, 0)) as thief,
-        Fuse.start(FuseConfig(build="gtk"), openbox.display) as fuse,
+        slow_repeat_xvfb() as display,
+        window_manager(display, "openbox"),
+        FocusThief(display, tmp_path / "keys.jsonl", at=(0, 0)) as thief,
+        Fuse.start(FuseConfig(build="gtk"), display) as fuse,
     ):
         check_a_release_after_a_theft_reaches_no_other_window(
             fuse, thief, focus=lambda: wm_focused_inner_window(fuse.display, fuse.window_id)
