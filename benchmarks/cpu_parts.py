@@ -28,7 +28,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 # (module, attribute path in it, label, the label of the part it runs inside)
-PARTS: tuple[tuple[str, str, str, str], ...] = (
+Part = tuple[str, str, str, str]
+PARTS: tuple[Part, ...] = (
     ("logo_bot.bot.fuse.session", "Session.frame", "a look", ""),
     ("logo_bot.bot.x11.reading_watch", "ReadingWatch.look", "the watch's read", "a look"),
     ("logo_bot.bot.x11.reading_watch", "to_rgb", "BGRX to RGB", "the watch's read"),
@@ -52,8 +53,9 @@ class Spent:
 
 @dataclass
 class Parts:
-    """CPU time of named functions while ``timed`` is open."""
+    """CPU time of the functions ``parts`` name while ``timed`` is open."""
 
+    parts: tuple[Part, ...] = PARTS
     spent: dict[str, Spent] = field(default_factory=dict)
 
     def timer(self, label: str, function: Callable[..., Any]) -> Callable[..., Any]:
@@ -71,11 +73,11 @@ class Parts:
         return timed
 
     @contextmanager
-    def timed(self, parts: tuple[tuple[str, str, str, str], ...] = PARTS) -> Iterator[None]:
+    def timed(self) -> Iterator[None]:
         """Each part replaced by its timed self; put back afterwards."""
         undo: list[tuple[Any, str, Any]] = []
         try:
-            for module, path, label, _ in parts:
+            for module, path, label, _ in self.parts:
                 *owners, name = path.split(".")
                 owner: Any = importlib.import_module(module)
                 for step in owners:
@@ -90,8 +92,8 @@ class Parts:
                 else:
                     setattr(owner, name, original)
 
-    def table(self, total_s: float, parts: tuple[tuple[str, str, str, str], ...] = PARTS) -> str:
-        inside = {label: parent for _, _, label, parent in parts}
+    def table(self, total_s: float) -> str:
+        inside = {label: parent for _, _, label, parent in self.parts}
         out = [
             "| part | inside | CPU | calls | per call | share of the bot's CPU |",
             "|---|---|---|---|---|---|",
