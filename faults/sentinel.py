@@ -1,10 +1,12 @@
 """A small X window that takes the keyboard focus when told and logs every key it gets.
 
 A standalone program (``python -m faults.sentinel --display :N --log FILE``): it maps
-a 100x100 window, prints ``ready WINDOW_ID``, appends one JSON line to the log for every
+a 100x100 window, prints ``ready WINDOW_ID`` once the window is viewable (a window
+manager maps it in its own time), appends one JSON line to the log for every
 key press or release it receives, and obeys commands on stdin, one a line:
 
-- ``steal``: take the input focus (answers ``stolen PREVIOUS_ID``)
+- ``steal``: take the input focus (answers ``stolen PREVIOUS_ID``, or ``missed
+  PREVIOUS_ID`` when the focus still was not on its window a while after asking)
 - ``return``: give it back to the window that had it, if that still exists, else to
   PointerRoot (answers ``returned``)
 - ``grab`` / ``grab-root``: take an active keyboard grab on its own window / on the
@@ -56,18 +58,40 @@ class SentinelWindow:
         self.window.set_wm_normal_hints(flags=Xutil.USPosition, x=at[0], y=at[1])
         self.window.map()
         self.dpy.sync()
+        self._wait_viewable()
         self.log = log.open("a", encoding="utf-8")
         self.received = 0
         self.previous: int | None = None
 
-    def steal(self) -> int:
+    def _wait_viewable(self, timeout_s: float = 5.0) -> None:
+        """Until the window manager has mapped the window (only a viewable window can
+        take the focus); ``BotError`` after ``timeout_s``."""
+        deadline = time.monotonic() + timeout_s
+        while self.window.get_attributes().map_state != X.IsViewable:
+            if time.monotonic() > deadline:
+                raise BotError(f"the sentinel window was not mapped within {timeout_s:.0f} s")
+            time.sleep(0.01)
+
+    def _focus(self) -> int:
         focus = self.dpy.get_input_focus().focus
-        previous = focus.id if hasattr(focus, "id") else 0
+        return focus.id if hasattr(focus, "id") else 0
+
+    def steal(self, timeout_s: float = 5.0) -> tuple[int, bool]:
+        """Take the focus: the window that had it, and whether the focus is now on this
+        window (asked again, briefly, while the request fails or is undone)."""
+        previous = self._focus()
         if previous != self.window.id:
             self.previous = previous or None
-        self.window.set_input_focus(X.RevertToPointerRoot, X.CurrentTime)
-        self.dpy.sync()
-        return previous
+        deadline = time.monotonic() + timeout_s
+        while True:
+            catch = CatchError()
+            self.window.set_input_focus(X.RevertToPointerRoot, X.CurrentTime, onerror=catch)
+            self.dpy.sync()
+            if catch.get_error() is None and self._focus() == self.window.id:
+                return previous, True
+            if time.monotonic() > deadline:
+                return previous, False
+            time.sleep(0.01)
 
     def give_back(self) -> None:
         target = None
@@ -131,7 +155,7 @@ def serve(window: SentinelWindow, steal_every: float, hold: float, seed: int) ->
             give_back_at = None
             say("returned")
         if next_steal is not None and now >= next_steal:
-            say(f"stolen {window.steal()}")
+            say(stolen(*window.steal()))
             give_back_at = now + hold if hold > 0 else None
             next_steal = now + rng.expovariate(1 / steal_every)
         timers = [t for t in (next_steal, give_back_at) if t is not None]
@@ -148,7 +172,7 @@ def serve(window: SentinelWindow, steal_every: float, hold: float, seed: int) ->
             command = line.decode().strip()
             window.drain()
             if command == "steal":
-                say(f"stolen {window.steal()}")
+                say(stolen(*window.steal()))
             elif command == "return":
                 window.give_back()
                 say("returned")
@@ -163,6 +187,10 @@ def serve(window: SentinelWindow, steal_every: float, hold: float, seed: int) ->
                 return
             elif command:
                 say(f"error unknown command {command!r}")
+
+
+def stolen(previous: int, took: bool) -> str:
+    return f"{'stolen' if took else 'missed'} {previous}"
 
 
 def say(line: str) -> None:

@@ -25,6 +25,8 @@ class FocusThief:
         self.log = log
         self.timeout = timeout
         self.steals = 0
+        # each theft: when (time.monotonic()), the window that had the focus, whether it took
+        self.thefts: list[tuple[float, int, bool]] = []
         self._lock = threading.Lock()
         self._buffer = b""
         log.parent.mkdir(parents=True, exist_ok=True)
@@ -76,10 +78,15 @@ class FocusThief:
             return self._read_line()
 
     def steal(self) -> int:
-        """Take the keyboard focus now; returns the id of the window that had it."""
+        """Take the keyboard focus now; returns the id of the window that had it.
+        ``BotError`` when the sentinel could not get the focus."""
         reply = self._ask("steal")
+        word, previous = reply.split()[0], int(reply.split()[1])
+        self.thefts.append((time.monotonic(), previous, word == "stolen"))
+        if word != "stolen":
+            raise BotError(f"the sentinel could not take the focus: {reply!r}")
         self.steals += 1
-        return int(reply.split()[1])
+        return previous
 
     def give_back(self) -> None:
         self._ask("return")
@@ -99,7 +106,10 @@ class FocusThief:
 
         def run() -> None:
             time.sleep(delay_s)
-            self.steal()
+            try:
+                self.steal()
+            except BotError:
+                return  # in ``thefts``, for the test to report
             if hold_s is not None:
                 time.sleep(hold_s)
                 self.give_back()
