@@ -6,7 +6,7 @@ manager maps it in its own time), appends one JSON line to the log for every
 key press or release it receives, and obeys commands on stdin, one a line:
 
 - ``steal``: take the input focus (answers ``stolen PREVIOUS_ID``, or ``missed
-  PREVIOUS_ID`` when the focus still was not on its window a while after asking)
+  PREVIOUS_ID`` when the server still refused it a while after asking)
 - ``return``: give it back to the window that had it, if that still exists, else to
   PointerRoot (answers ``returned``)
 - ``grab`` / ``grab-root``: take an active keyboard grab on its own window / on the
@@ -77,8 +77,9 @@ class SentinelWindow:
         return focus.id if hasattr(focus, "id") else 0
 
     def steal(self, timeout_s: float = 5.0) -> tuple[int, bool]:
-        """Take the focus: the window that had it, and whether the focus is now on this
-        window (asked again, briefly, while the request fails or is undone)."""
+        """Take the focus: the window that had it, and whether the server gave it (asked
+        again, briefly, while it refuses: a window not viewable cannot have the focus).
+        Given, the focus may be taken back at once, by the bot: that is not asked again."""
         previous = self._focus()
         if previous != self.window.id:
             self.previous = previous or None
@@ -87,7 +88,7 @@ class SentinelWindow:
             catch = CatchError()
             self.window.set_input_focus(X.RevertToPointerRoot, X.CurrentTime, onerror=catch)
             self.dpy.sync()
-            if catch.get_error() is None and self._focus() == self.window.id:
+            if catch.get_error() is None:
                 return previous, True
             if time.monotonic() > deadline:
                 return previous, False
