@@ -92,5 +92,12 @@ def test_a_persons_fuse_gtk_tiled_over_the_screen_is_taken_over_mid_level(tmp_pa
     for entry in run["levels"]:
         assert entry["end_board"] == str(LEVELS[entry["level"]]).splitlines()
     events = read_events(Path(run["_folder"]) / "events.jsonl")
-    assert any(e["event"] == "pick_up" for e in events), "the wrong stone was taken back"
+    picked = [e["reachable"] for e in events if e["event"] == "pick_up"]
+    failed = [e["kind"] for e in events if e["event"] == "failure"]
+    if not failed:
+        assert picked == [False, True], "the wrong stone was taken back"
+    else:  # a busy machine: level 1's clock ran out before the bot took the stone back,
+        # and level 1 was played from its start
+        assert failed == ["time_up"], failed
+        assert picked in ([], [False, True]), picked
     assert run["session"]["scale"] == 3, "read at the scale the tiled window shows"
