@@ -2,6 +2,10 @@
 key event, outermost first: the reading path bot/README.md gives. Run by
 tests/bot/test_reading_path_fuse.py in a process of its own (it stops its run at once).
 
+The modules are printed at once (``{"modules": [...]}``), and the run's exit status
+once it has stopped (``{"exit": N}``): a stop that takes over its time on a very busy
+machine ends the process at once, with the modules already out.
+
     python -m tests.bot.first_key_stack RUNS_DIR
 """
 
@@ -38,13 +42,14 @@ def main(runs: str) -> int:
     def first_key(*args: object, **kwargs: object) -> None:
         if not traced:
             traced.extend(bot_modules(traceback.extract_stack()))
+            print(json.dumps({"modules": traced}), flush=True)
             interrupts.request("traced the first key")
         send(*args, **kwargs)  # type: ignore[arg-type]
 
     window_keys.send_key = first_key  # type: ignore[assignment]
     argv = ["walkthrough", "--levels", "1", "--headless", "--no-video", "--runs-dir", runs]
     code = cli.main(argv)
-    print(json.dumps({"exit": code, "modules": traced}))
+    print(json.dumps({"exit": code}))
     return 0
 
 

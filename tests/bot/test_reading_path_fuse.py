@@ -41,7 +41,14 @@ def test_the_readme_lists_the_modules_a_run_passes_to_its_first_key(tmp_path):
         timeout=120,
         stdin=subprocess.DEVNULL,
     )
-    assert done.returncode == 0, done.stderr
-    traced = json.loads(done.stdout.splitlines()[-1])
-    assert traced["exit"] == 130  # the tracer stops the run once it has the stack
-    assert listed_path(README.read_text()) == traced["modules"]
+    said = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    modules = [x["modules"] for x in said if "modules" in x]
+    ended = [x["exit"] for x in said if "exit" in x]
+    assert len(modules) == 1, (done.stdout, done.stderr)
+    # the tracer stops the run once it has the stack: an orderly stop (130), or on a very
+    # busy machine a stop over its time, which ends the process itself at once (130)
+    if ended:
+        assert done.returncode == 0 and ended == [130], (done.stdout, done.stderr)
+    else:
+        assert done.returncode == 130 and "the stop took over" in done.stderr, done.stderr
+    assert listed_path(README.read_text()) == modules[0]
