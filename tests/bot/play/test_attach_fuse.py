@@ -427,6 +427,27 @@ def gtk_person_on_openbox():
             someone.close()
 
 
+def assert_wrong_stone_taken_back(run: dict, folder: Path, corrections: bool = True) -> None:
+    """After ``Person.place((4, 5), (1, 1), ...)``: the bot picked the wrong stone up (out of
+    reach first, then in reach) with one RESET (``corrections``: counted in run.json).
+    On a busy machine level 1's clock may run out first (the key probe or the speed
+    measurement takes seconds, the clock is 22.5 s at 200 %): level 1 is then played
+    again from its start, with nothing left to pick up."""
+    events = read_events(folder / "events.jsonl")
+    picked = [e["reachable"] for e in events if e["event"] == "pick_up"]
+    failed = [e["kind"] for e in events if e["event"] == "failure"]
+    if failed:
+        assert failed == ["time_up"], failed
+        assert picked in ([], [False], [False, True]), picked  # as far as it came
+        return
+    assert picked == [False, True], "the wrong stone was taken back"
+    if corrections:
+        found = dict(run["levels"][0]["corrections"])
+        # one RESET, for the stone; a press lost on a busy machine may be mended besides
+        assert found.pop("taken_back") == 1, found
+        assert set(found) <= {"cursor", "lost_action"}, found
+
+
 def test_attached_mid_level_with_a_wrong_stone_it_takes_it_back_and_finishes(
     tmp_path, gtk_person_on_openbox
 ):
@@ -438,19 +459,7 @@ def test_attached_mid_level_with_a_wrong_stone_it_takes_it_back_and_finishes(
     assert [lv["status"] for lv in run["levels"]] == ["done"] * 3
     for entry in run["levels"]:
         assert entry["end_board"] == str(LEVELS[entry["level"]]).splitlines()
-    events = read_events(Path(run["_folder"]) / "events.jsonl")
-    picked = [e["reachable"] for e in events if e["event"] == "pick_up"]
-    failed = [e["kind"] for e in events if e["event"] == "failure"]
-    if not failed:
-        assert picked == [False, True]
-        corrections = run["levels"][0]["corrections"]
-        # one RESET, for the stone; a press lost on a busy machine may be mended besides
-        assert corrections.pop("taken_back") == 1, corrections
-        assert set(corrections) <= {"cursor", "lost_action"}, corrections
-    else:  # a busy machine: level 1's clock ran out (during the key probe, or after the
-        # RESET), and it was played again from its start
-        assert failed == ["time_up"], failed
-        assert picked in ([], [False, True]), picked
+    assert_wrong_stone_taken_back(run, Path(run["_folder"]))
     assert run["session"]["fuse_build"] == "gtk", "the person's build, read off its window"
     assert person.fuse.alive()
 
