@@ -118,6 +118,22 @@ def attempts(events: Sequence[dict[str, Any]]) -> list[tuple[int, int, int, int 
     return out
 
 
+def earlier_attempts(
+    places: Sequence[tuple[int, int, int, int | None]],
+    found: Sequence[tuple[int, int, int, int | None]],
+) -> list[tuple[int, int, int, int | None]]:
+    """The attempts ``found`` in the events that are not the ones ``places`` has (each
+    level's last, exact from run.json): of a level's attempts in the segment of its
+    place, the one estimated nearest to the place is the place itself, however far the
+    wall clock put it (a second and more on a busy machine); the others came before."""
+    same: set[int] = set()
+    for level, segment, start, _ in places:
+        mine = [i for i, a in enumerate(found) if a[0] == level and a[1] == segment]
+        if mine:
+            same.add(min(mine, key=lambda i: abs(found[i][2] - start)))
+    return [a for i, a in enumerate(found) if i not in same]
+
+
 def chapters(
     timeline: Timeline, levels: Sequence[dict[str, Any]], events: Sequence[dict[str, Any]]
 ) -> list[Chapter]:
@@ -127,10 +143,7 @@ def chapters(
     marks: list[tuple[int, int, str]] = []  # (video frame, priority, title)
     spans: list[tuple[int, int]] = []
     places = [(lv, *place) for lv, place in level_frames(levels, events).items()]
-    for level, segment, start, end in attempts(events):
-        exact = [p for p in places if p[0] == level and p[1] == segment]
-        if not any(abs(p[2] - start) <= 50 for p in exact):
-            places.append((level, segment, start, end))  # an earlier attempt
+    places += earlier_attempts(places, attempts(events))
     for level, segment, start, end in sorted(places, key=lambda p: (p[1], p[2])):
         begin = timeline.at(segment, start)
         if begin is None:

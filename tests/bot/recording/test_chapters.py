@@ -48,6 +48,19 @@ def test_levels_start_at_their_exact_movie_frames_and_gaps_are_named():
     assert items[1].start_s == pytest.approx(76 * 0.019968)
 
 
+def test_a_level_estimated_a_second_late_is_still_one_chapter_at_its_exact_frame():
+    """A busy machine's wall clock put level 1's events 51 frames after its exact start:
+    still the same attempt, not an earlier one with a chapter of its own."""
+    levels = [level(1, segment=1, start_frame=107, end_frame=300)]
+    events = [
+        ENTER,
+        {"event": "level_shown", "segment": 1, "frame": 158, "level": 1},
+        {"event": "level_done", "segment": 1, "frame": 340, "level": 1},
+    ]
+    items = chapters(Timeline.of_segments({1: 400}), levels, events)
+    assert titles(items) == [(0, "Menus"), (107, "Level 1"), (300, "End")]
+
+
 def test_a_failure_and_a_restart_of_fuse_make_recovery_chapters():
     levels = [  # run.json places the last attempt of a level
         level(1, segment=1, start_frame=76, end_frame=135),
