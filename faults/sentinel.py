@@ -36,6 +36,7 @@ from Xlib.error import CatchError, XError
 
 from logo_bot.bot.errors import BotError
 from logo_bot.bot.x11.display import open_display
+from logo_bot.bot.x11.key_guard import focus_id
 
 
 class SentinelWindow:
@@ -72,15 +73,11 @@ class SentinelWindow:
                 raise BotError(f"the sentinel window was not mapped within {timeout_s:.0f} s")
             time.sleep(0.01)
 
-    def _focus(self) -> int:
-        focus = self.dpy.get_input_focus().focus
-        return focus.id if hasattr(focus, "id") else 0
-
     def steal(self, timeout_s: float = 5.0) -> tuple[int, bool]:
         """Take the focus: the window that had it, and whether the server gave it (asked
         again, briefly, while it refuses: a window not viewable cannot have the focus).
         Given, the focus may be taken back at once, by the bot: that is not asked again."""
-        previous = self._focus()
+        previous = focus_id(self.dpy) or 0
         if previous != self.window.id:
             self.previous = previous or None
         deadline = time.monotonic() + timeout_s

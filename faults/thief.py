@@ -81,7 +81,8 @@ class FocusThief:
         """Take the keyboard focus now; returns the id of the window that had it.
         ``BotError`` when the sentinel could not get the focus."""
         reply = self._ask("steal")
-        word, previous = reply.split()[0], int(reply.split()[1])
+        word, number = reply.split()[:2]
+        previous = int(number)
         self.thefts.append((time.monotonic(), previous, word == "stolen"))
         if word != "stolen":
             raise BotError(f"the sentinel could not take the focus: {reply!r}")

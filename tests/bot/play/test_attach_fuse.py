@@ -427,13 +427,13 @@ def gtk_person_on_openbox():
             someone.close()
 
 
-def assert_wrong_stone_taken_back(run: dict, folder: Path, corrections: bool = True) -> None:
+def assert_wrong_stone_taken_back(run: dict, corrections: bool = True) -> None:
     """After ``Person.place((4, 5), (1, 1), ...)``: the bot picked the wrong stone up (out of
     reach first, then in reach) with one RESET (``corrections``: counted in run.json).
     On a busy machine level 1's clock may run out first (the key probe or the speed
     measurement takes seconds, the clock is 22.5 s at 200 %): level 1 is then played
     again from its start, with nothing left to pick up."""
-    events = read_events(folder / "events.jsonl")
+    events = read_events(Path(run["_folder"]) / "events.jsonl")
     picked = [e["reachable"] for e in events if e["event"] == "pick_up"]
     failed = [e["kind"] for e in events if e["event"] == "failure"]
     if failed:
@@ -459,7 +459,7 @@ def test_attached_mid_level_with_a_wrong_stone_it_takes_it_back_and_finishes(
     assert [lv["status"] for lv in run["levels"]] == ["done"] * 3
     for entry in run["levels"]:
         assert entry["end_board"] == str(LEVELS[entry["level"]]).splitlines()
-    assert_wrong_stone_taken_back(run, Path(run["_folder"]))
+    assert_wrong_stone_taken_back(run)
     assert run["session"]["fuse_build"] == "gtk", "the person's build, read off its window"
     assert person.fuse.alive()
 

@@ -95,5 +95,5 @@ def test_a_persons_fuse_gtk_tiled_over_the_screen_is_taken_over_mid_level(tmp_pa
     assert [lv["status"] for lv in run["levels"]] == ["done"] * 2
     for entry in run["levels"]:
         assert entry["end_board"] == str(LEVELS[entry["level"]]).splitlines()
-    assert_wrong_stone_taken_back(run, Path(run["_folder"]), corrections=False)
+    assert_wrong_stone_taken_back(run, corrections=False)
     assert run["session"]["scale"] == 3, "read at the scale the tiled window shows"

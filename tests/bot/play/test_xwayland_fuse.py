@@ -42,7 +42,8 @@ def walkthrough(wayland: WaylandDesktop, root: Path, *args: str) -> tuple[int, s
     with bot_process(argv, watchdog_s=180, env=session_env(wayland)) as process:
         _, err = process.communicate(timeout=170)
     (folder,) = [p for p in root.iterdir() if p.is_dir()]
-    return process.returncode, err, json.loads((folder / "run.json").read_text())
+    run = json.loads((folder / "run.json").read_text())
+    return process.returncode, err, run | {"_folder": str(folder)}
 
 
 def assert_levels_done(run: dict, count: int) -> None:
@@ -75,7 +76,7 @@ def test_attached_to_fuse_gtk_at_2x_on_xwayland_it_finishes_and_leaves_it_runnin
         code, err, run = walkthrough(wayland, tmp_path, "--attach", "--levels", "1-3")
         assert code == 0, err
         assert_levels_done(run, 3)
-        assert_wrong_stone_taken_back(run, next(p for p in tmp_path.iterdir() if p.is_dir()))
+        assert_wrong_stone_taken_back(run)
         assert run["session"]["scale"] == 2 and run["fuse"]["attached"]
         assert run["video"]["captured"]["frames"] > 0, "the picture captured off XWayland"
         assert person.fuse.alive(), "the person's Fuse is still running"
