@@ -101,6 +101,8 @@ class KeyDriver:
         self._last_key: str | None = None  # the key released last
         self._down: set[str] = set()
         self.clock = KeyClock()
+        # in ``taps_until``: each key is held until seen, so no event is timed by the clock
+        self.by_sight = False
         # set by the session: a key held until seen waits for Fuse to draw, not a poll
         self.picture: PictureWatch | None = None
 
@@ -168,6 +170,7 @@ class KeyDriver:
         in ``seen`` is not counted as held."""
         taps = Taps()
         down: str | None = None  # the key held now
+        self.by_sight = True
         try:
             self._start_burst()
             for i, key in enumerate(keys):
@@ -213,6 +216,7 @@ class KeyDriver:
         except BurstCut:
             pass
         finally:
+            self.by_sight = False
             if down is not None and down in self._down:
                 self._key_up(down)
         return taps

@@ -71,7 +71,8 @@ class X11Keys(KeyDriver):
         self._fresh_cover = True  # the next press asks the server whether Fuse is covered
         self.round_trip_s = 0.001  # the slowest recent focus check (decays)
         # a round trip after each event: a hold or gap is then timed from the moment the
-        # server ran the event, not from when it left (docs/benchmarks.md: "Key events")
+        # server ran the event, not from when it left (docs/benchmarks.md: "Key events");
+        # a press held until seen (``by_sight``) needs no timing: it is only flushed
         self.sync_events = True
         self._closed = False
         self._codes: dict[str, int] = {}
@@ -217,8 +218,14 @@ class X11Keys(KeyDriver):
             return False
         event = self._event(key, code, down)
         if down:
-            return self.delivery.guarded(self._check, [], event, self.sync_events)
+            return self.delivery.guarded(self._check, [], event, self._sync_press())
         return self.delivery.guarded(self._check, [event], None, self.sync_events)
+
+    def _sync_press(self) -> bool:
+        """A round trip after a press, unless it is held until seen: the screen, not the
+        clock, then says when it goes up, and a round trip would only cost CPU (the
+        release after it keeps its round trip, which times the gap before a key again)."""
+        return self.sync_events and not self.by_sight
 
     def _send_roll(self, up: str, key: str) -> bool:
         """``up``'s release and ``key``'s press under one check."""
@@ -228,7 +235,7 @@ class X11Keys(KeyDriver):
         up_code, code = self.keycode(up), self.keycode(key)
         release = self._event(up, up_code, False)
         return self.delivery.guarded(
-            self._check, [release], self._event(key, code, True), self.sync_events
+            self._check, [release], self._event(key, code, True), self._sync_press()
         )
 
     def _event(self, key: str, code: int, down: bool) -> KeyEvent:

@@ -242,3 +242,26 @@ def test_a_key_held_until_seen_is_let_go_at_once_when_the_focus_goes(guarded_key
     assert (taps.pressed, taps.seen) == (1, 0)
     assert keys.log == ["press a"], "the release went to Fuse, or b was pressed"
     assert keys.held() == frozenset()
+
+
+def test_presses_held_until_seen_are_flushed_and_releases_and_timed_presses_synced(
+    guarded_keys, monkeypatch
+):
+    """A press held until seen is let go when the screen shows it, not by the clock: it
+    needs no round trip after it. A lone release still has one (a gap is timed from it),
+    and so has a press whose hold is timed."""
+    keys = guarded_keys
+    syncs: list[tuple[int, bool, bool]] = []
+    guarded = keys.delivery.guarded
+
+    def recorded(check, releases, press=None, sync=True):
+        syncs.append((len(releases), press is not None, sync))
+        return guarded(check, releases, press, sync)
+
+    monkeypatch.setattr(keys.delivery, "guarded", recorded)
+    keys.taps_until(["a", "b"], lambda i: True, longest_ms=100)
+    assert syncs == [(0, True, False), (1, True, False), (1, False, True)]
+    assert not keys.by_sight
+    syncs.clear()
+    keys.tap("a")
+    assert syncs == [(0, True, True), (1, False, True)]
