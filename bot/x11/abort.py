@@ -88,6 +88,7 @@ class AbortHotkey:
         self.fired_at: float | None = None
         self.released_s: float | None = None
         self._stop = threading.Event()
+        self._wake_r, self._wake_w = os.pipe()  # close() writes: the thread's wait ends
         self._thread = threading.Thread(target=self._watch, name="abort-key", daemon=True)
 
     def start(self) -> AbortHotkey:
@@ -101,10 +102,12 @@ class AbortHotkey:
             log.debug("the abort key's watch on %s ended: %s", self.display, exc)
 
     def _wait_for_key(self) -> None:
-        fd = self.dpy.fileno()
+        """Sleep until the server sends something or ``close`` writes to the wake-up pipe
+        (no timeout: an idle run is not woken ten times a second)."""
+        fds = [self.dpy.fileno(), self._wake_r]
         while not self._stop.is_set():
             if not self.dpy.pending_events():
-                select.select([fd], [], [], 0.1)
+                select.select(fds, [], [])
                 if not self.dpy.pending_events():
                     continue
             event = self.dpy.next_event()
@@ -137,9 +140,16 @@ class AbortHotkey:
         self.on_abort(f"stopped by the {self.key} key")
 
     def close(self) -> None:
+        if self._stop.is_set():
+            return
         self._stop.set()
-        if self._thread.is_alive() and self._thread is not threading.current_thread():
+        os.write(self._wake_w, b"x")
+        current = self._thread is threading.current_thread()
+        if self._thread.is_alive() and not current:
             self._thread.join(1.0)
+        if current or not self._thread.is_alive():  # else its wait still holds the pipe
+            for fd in (self._wake_r, self._wake_w):
+                os.close(fd)
         try:
             self.root.ungrab_key(self.keycode, X.AnyModifier, onerror=CatchError())
             self.dpy.sync()

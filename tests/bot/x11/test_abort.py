@@ -1,9 +1,14 @@
-"""The abort key setting."""
+"""The abort key setting, and its watch's thread."""
+
+import threading
+import time
+from pathlib import Path
 
 import pytest
 
 from logo_bot.bot.errors import UsageError
-from logo_bot.bot.x11.abort import check_abort_key
+from logo_bot.bot.x11.abort import AbortHotkey, check_abort_key
+from logo_bot.bot.x11.display import XServer
 
 GAME = {"q", "a", "o", "p", "space", "r", "enter"}
 
@@ -31,3 +36,28 @@ def test_none_means_no_abort_key(name):
 def test_keys_fuse_or_the_game_need_are_refused(name, words):
     with pytest.raises(UsageError, match=words):
         check_abort_key(name, GAME)
+
+
+def _wakeups(thread: threading.Thread) -> int:
+    """The voluntary context switches of ``thread`` so far (each is a sleep that ended)."""
+    status = Path(f"/proc/self/task/{thread.native_id}/status").read_text()
+    return int(status.split("voluntary_ctxt_switches:")[1].split()[0])
+
+
+@pytest.mark.xserver
+def test_an_idle_abort_key_thread_sleeps_until_its_key_or_its_close():
+    """The watch for the abort key has no timeout to wake for: idle for a second it wakes
+    at most once or twice (it woke ten times a second); ``close`` ends it at once."""
+    aborted: list[str] = []
+    with XServer.start() as server:
+        hotkey = AbortHotkey(server.display, "Pause", lambda: None, aborted.append).start()
+        try:
+            thread = hotkey._thread
+            before = _wakeups(thread)
+            time.sleep(1.0)
+            assert _wakeups(thread) - before <= 2
+        finally:
+            hotkey.close()
+        assert not thread.is_alive()
+        hotkey.close()  # again: nothing happens
+    assert aborted == []
