@@ -194,8 +194,11 @@ class KeyDriver:
                 else:
                     self._hold_until(first_look)
                 checked = time.perf_counter()
+                drawn: bool | None = None  # what the last wait said (None: ask the watch)
                 while True:
-                    if not watched or self._drawn():  # else the picture seen before the press
+                    if drawn is None and watched:
+                        drawn = self._drawn()
+                    if not watched or drawn:  # else the picture seen before the press
                         started = time.perf_counter()
                         shown = seen(i)
                         looking += time.perf_counter() - started
@@ -206,7 +209,7 @@ class KeyDriver:
                         if not self._may_hold():  # let go at once: the release is swallowed
                             break
                     if watched:
-                        self._wait_drawn(end)
+                        drawn = self._wait_drawn(end)
                     else:
                         self._hold_until(min(end, time.perf_counter() + poll_s))
                 self.clock.held_s += time.perf_counter() - self._last_event - looking
@@ -240,12 +243,12 @@ class KeyDriver:
         assert self.picture is not None
         return self.picture.wait(time.monotonic())
 
-    def _wait_drawn(self, end: float) -> None:
-        """Keep the keys down until Fuse has drawn since the last look or until ``end``
-        (``perf_counter``), by the ``picture`` watch (subclasses wake for their focus
-        events too)."""
+    def _wait_drawn(self, end: float) -> bool:
+        """Keep the keys down until Fuse has drawn since the last look (True) or until
+        ``end`` (``perf_counter``; False), by the ``picture`` watch (subclasses wake for
+        their focus events too: False)."""
         assert self.picture is not None
-        self.picture.wait(time.monotonic() + end - time.perf_counter())
+        return self.picture.wait(time.monotonic() + end - time.perf_counter())
 
     def _may_hold(self) -> bool:
         """Whether a key held down may stay down (``taps_until`` asks every

@@ -155,14 +155,14 @@ class X11Keys(KeyDriver):
             return True
         return self.focused() and not self._grab_watch.held()
 
-    def _wait_drawn(self, end: float) -> None:
-        """Wait for Fuse to draw (``picture``), or for a focus event (checked by the
-        caller's ``_may_hold`` before the next wait), or until ``end``."""
+    def _wait_drawn(self, end: float) -> bool:
+        """Wait for Fuse to draw (``picture``: True), or for a focus event (checked by the
+        caller's ``_may_hold`` before the next wait), or until ``end`` (False)."""
         assert self.picture is not None
         if has_events(self._dpy):
-            return
+            return False
         until = time.monotonic() + end - time.perf_counter()
-        self.picture.wait(until, (self._dpy.fileno(),))
+        return self.picture.wait(until, (self._dpy.fileno(),))
 
     def wait_for_change(self, timeout_s: float) -> None:
         """While paused (``FocusPolicy``): until an event comes in that may end the pause,

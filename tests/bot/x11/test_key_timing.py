@@ -133,3 +133,30 @@ def test_time_spent_looking_is_not_counted_as_held():
     keys.taps_until(["p"], slow_look, longest_ms=100)
     (_, _, down), (_, _, up) = keys.events
     assert (up - down) >= 0.02 and keys.clock.held_s < 0.01
+
+
+class Frames:
+    """A picture watch whose every wait says Fuse drew (no wait for a real drawing)."""
+
+    def __init__(self):
+        self.waits = 0
+
+    def wait(self, until, also=()):
+        self.waits += 1
+        return True
+
+
+def test_a_wait_that_says_drawn_is_not_asked_again_before_the_look():
+    """With a picture watch, a key held until seen looks once its wait says Fuse drew:
+    one question to the watch before the first look, then one wait between looks."""
+    keys = Timed(KeyTiming(10, 30, rollover=True))
+    keys.picture = Frames()
+    looks = {0: 3}
+
+    def seen(i):
+        looks[i] -= 1
+        return looks[i] == 0
+
+    taps = keys.taps_until(["p"], seen, longest_ms=500)
+    assert (taps.pressed, taps.seen, looks[0]) == (1, 1, 0)
+    assert keys.picture.waits == 3  # drawn since the press? then a wait per look
