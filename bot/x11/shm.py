@@ -116,6 +116,7 @@ class ShmImage:
             raise ShmUnavailable(f"shmat failed (errno {ctypes.get_errno()})")
         self._address = address
         self._buffer = (ctypes.c_uint8 * size).from_address(address)
+        self._array = np.ctypeslib.as_array(self._buffer)  # made once: 7 us a read otherwise
         self._segment = dpy.display.allocate_resource_id()
         catch = CatchError()
         _Attach(
@@ -169,7 +170,7 @@ class ShmImage:
     def _pixels(self, depth: int, size: int) -> tuple[int, np.ndarray]:
         if size > self.size:
             raise ShmUnavailable(f"{size} bytes do not fit the {self.size}-byte segment")
-        return depth, np.ctypeslib.as_array(self._buffer)[:size]
+        return depth, self._array[:size]
 
     def close(self, tell_server: bool = True) -> None:
         """Detach from the server, then from this process: that too when the server
@@ -191,6 +192,6 @@ class ShmImage:
 
     def _release(self) -> None:
         if self._address is not None:
-            self._buffer = None  # type: ignore[assignment]
+            self._buffer = self._array = None  # type: ignore[assignment]
             self._libc.shmdt(self._address)
             self._address = None
