@@ -38,6 +38,11 @@ class Path:
         self.order = list(order)
         self.dist, self.first = dist, first
         self.parents, self.children = parents, children
+        # ``legs[a][b]``: steps from a to b, where a = -1 is the start and b = -1 the end
+        # (nothing to walk); ``into[b][a]`` is the same.
+        self.legs = [[*row, 0] for row in dist]
+        self.legs.append([*first, 0])
+        self.into = [list(col) for col in zip(*self.legs, strict=True)]
 
     def cost(self) -> int:
         order, dist = self.order, self.dist
@@ -52,12 +57,6 @@ class Path:
         if a < 0:
             return self.first[self.order[b]]
         return self.dist[self.order[a]][self.order[b]]
-
-    def _run_ok_reversed(self, i: int, size: int) -> bool:
-        run = 0
-        for v in self.order[i : i + size]:
-            run |= 1 << v
-        return not any(self.parents[v] & run for v in self.order[i : i + size])
 
     def descend(self) -> bool:
         """Apply improving shifts until none is left; whether anything improved."""
@@ -80,58 +79,57 @@ class Path:
 
     def _best_shift(self, i: int, size: int) -> bool:
         """Move the run at ``i`` to its best place if that saves steps."""
-        order, dist, first = self.order, self.dist, self.first
+        order, legs, parents, children = self.order, self.legs, self.parents, self.children
         n = len(order)
         run = order[i : i + size]
         head, tail = run[0], run[-1]
-        mask = 0
-        up = down = 0
+        mask = up = down = 0
         for v in run:
             mask |= 1 << v
-        for v in run:
-            up |= self.parents[v]
-            down |= self.children[v]
+            up |= parents[v]
+            down |= children[v]
         up &= ~mask
         down &= ~mask
         # What taking the run out saves.
         before = order[i - 1] if i > 0 else -1
         after = order[i + size] if i + size < n else -1
-        out = (first[head] if before < 0 else dist[before][head]) + (
-            dist[tail][after] if after >= 0 else 0
-        )
-        if after >= 0:
-            out -= first[after] if before < 0 else dist[before][after]
-        flip = size > 1 and self._run_ok_reversed(i, size)
+        out = legs[before][head] + legs[tail][after] - legs[before][after]
+        # Reversed only when no two of them are neighbours.
+        flip = size > 1 and not any(parents[v] & mask for v in run)
+        to_head, from_tail = self.into[head], legs[tail]
+        to_tail, from_head = self.into[tail], legs[head]
         best, where, backwards = 0, -1, False
-        # Earlier places: between order[j-1] and order[j] for j = i-1 down to 0.
-        passed = 0
+        # Earlier places: between order[j-1] and order[j] for j = i-1 down to 0, while
+        # the run passes none of its parents.
         j = i - 1
-        while j >= 0 and not (passed | 1 << order[j]) & up:
-            passed |= 1 << order[j]
-            x = order[j - 1] if j > 0 else -1
+        while j >= 0:
             y = order[j]
-            base = first[y] if x < 0 else dist[x][y]
-            gain = self._insert_gain(out, base, x, y, head, tail)
+            if up >> y & 1:
+                break
+            x = order[j - 1] if j > 0 else -1
+            kept = out + legs[x][y]
+            gain = kept - to_head[x] - from_tail[y]
             if gain > best:
                 best, where, backwards = gain, j, False
             if flip:
-                gain = self._insert_gain(out, base, x, y, tail, head)
+                gain = kept - to_tail[x] - from_head[y]
                 if gain > best:
                     best, where, backwards = gain, j, True
             j -= 1
-        # Later places: between order[j] and order[j+1] for j = i+size onwards.
-        passed = 0
+        # Later places: between order[j] and order[j+1] for j = i+size onwards, while
+        # the run passes none of its children.
         j = i + size
-        while j < n and not (passed | 1 << order[j]) & down:
-            passed |= 1 << order[j]
+        while j < n:
             x = order[j]
+            if down >> x & 1:
+                break
             y = order[j + 1] if j + 1 < n else -1
-            base = dist[x][y] if y >= 0 else 0
-            gain = self._insert_gain(out, base, x, y, head, tail)
+            kept = out + legs[x][y]
+            gain = kept - to_head[x] - from_tail[y]
             if gain > best:
                 best, where, backwards = gain, j + 1, False
             if flip:
-                gain = self._insert_gain(out, base, x, y, tail, head)
+                gain = kept - to_tail[x] - from_head[y]
                 if gain > best:
                     best, where, backwards = gain, j + 1, True
             j += 1
@@ -139,14 +137,6 @@ class Path:
             return False
         self._move(i, size, where, backwards)
         return True
-
-    def _insert_gain(self, out: int, base: int, x: int, y: int, head: int, tail: int) -> int:
-        """Steps saved by moving a run (saving ``out``) between ``x`` (-1: the start)
-        and ``y`` (-1: the end), where the leg ``x -> y`` costs ``base``."""
-        into = (self.first[head] if x < 0 else self.dist[x][head]) + (
-            self.dist[tail][y] if y >= 0 else 0
-        )
-        return out - (into - base)
 
     def _move(self, i: int, size: int, where: int, backwards: bool) -> None:
         """Move the run at ``i`` so that it starts at old position ``where``."""

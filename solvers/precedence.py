@@ -34,13 +34,18 @@ class Rules:
 
     n: int
     all_fit: int
+    # With a single orientation, each stone's parents: a stone not placed nor kept may
+    # be placed next exactly when they are all placed. Otherwise None.
+    single_parents: list[int] | None = None
 
-    def fronts(self, placed: int, kept: int, fit: int) -> list[Move]:
-        """Every stone that may be placed next."""
+    def fronts(self, placed: int, kept: int, fit: int, last: int = -1) -> list[Move]:
+        """Every stone that may be placed next (the list may be shared: not to change).
+        ``last``, if known, is the stone placed last, which may save work."""
         raise NotImplementedError
 
-    def backs(self, placed: int, kept: int, fit: int) -> list[Move]:
-        """Every stone that may be placed last of those still open."""
+    def backs(self, placed: int, kept: int, fit: int, last: int = -1) -> list[Move]:
+        """Every stone that may be placed last of those still open (not to change).
+        ``last``, if known, is the stone kept last."""
         raise NotImplementedError
 
     def front(self, placed: int, kept: int, fit: int, v: int) -> int:
@@ -92,13 +97,17 @@ class Orientations(Rules):
         self.all_fit = (1 << len(plans)) - 1
         self.single = len(plans) == 1
         self._never: list[int] | None = None
+        if self.single:
+            self.single_parents = self.parents[0]
+            self._fronts = ReadySets(self.parents[0], self.children[0])
+            self._backs = ReadySets(self.children[0], self.parents[0])
 
-    def fronts(self, placed: int, kept: int, fit: int) -> list[Move]:
+    def fronts(self, placed: int, kept: int, fit: int, last: int = -1) -> list[Move]:
+        if self.single:
+            out = self._fronts.moves(placed, last)
+            return [move for move in out if not kept >> move[0] & 1] if kept else out
         n = self.n
         left = ((1 << n) - 1) & ~placed & ~kept
-        if self.single:
-            parents = self.parents[0]
-            return [(v, 1) for v in range(n) if left >> v & 1 and not parents[v] & ~placed]
         out = []
         for v in range(n):
             if left >> v & 1:
@@ -107,12 +116,12 @@ class Orientations(Rules):
                     out.append((v, still))
         return out
 
-    def backs(self, placed: int, kept: int, fit: int) -> list[Move]:
+    def backs(self, placed: int, kept: int, fit: int, last: int = -1) -> list[Move]:
+        if self.single:
+            out = self._backs.moves(kept, last)
+            return [move for move in out if not placed >> move[0] & 1] if placed else out
         n = self.n
         left = ((1 << n) - 1) & ~placed & ~kept
-        if self.single:
-            children = self.children[0]
-            return [(v, 1) for v in range(n) if left >> v & 1 and not children[v] & ~kept]
         out = []
         for v in range(n):
             if left >> v & 1:
@@ -172,6 +181,47 @@ class Orientations(Rules):
         return [sum(1 << u for u in self.nbrs[v] if when[u] < when[v]) for v in range(self.n)]
 
 
+class ReadySets:
+    """For one orientation, the stones that may come next once the stones ``done`` are
+    (placed, or kept at the plan's end): those not done whose ``sides`` (parents, or
+    children) all are. Remembered per done set, which the searches meet again and
+    again, and derived from the set without ``last`` when that one is remembered: only
+    the stones whose sides hold ``last`` may join."""
+
+    def __init__(self, sides: list[int], others: list[int]) -> None:
+        """``others[v]``: the stones whose sides hold v."""
+        self.sides = sides
+        self.others = [bits(mask) for mask in others]
+        self.table = [(side | 1 << v, 1 << v) for v, side in enumerate(sides)]
+        self.move = [(v, 1) for v in range(len(sides))]
+        self.memo: dict[int, tuple[int, list[Move]]] = {}
+
+    def moves(self, done: int, last: int = -1) -> list[Move]:
+        """The stones that may come next, lowest first, each with the one solution."""
+        known = self.memo.get(done)
+        if known is not None:
+            return known[1]
+        before = None
+        if last >= 0 and done >> last & 1:
+            before = self.memo.get(done ^ 1 << last)
+        if before is None:
+            undone = ~done
+            ready = sum(bit for need, bit in self.table if need & undone == bit)
+        else:
+            ready = before[0] & ~(1 << last)
+            sides = self.sides
+            for u in self.others[last]:
+                if not sides[u] & ~done and not done >> u & 1:
+                    ready |= 1 << u
+        out, move, rest = [], self.move, ready
+        while rest:
+            low = rest & -rest
+            out.append(move[low.bit_length() - 1])
+            rest ^= low
+        self.memo[done] = (ready, out)
+        return out
+
+
 class ForwardRule(Rules):
     """Plans placed by the forward rule, checked by the planner as they grow."""
 
@@ -199,10 +249,10 @@ class ForwardRule(Rules):
             return 0
         return fit if self.completion.ok(placed | 1 << v, kept) else 0
 
-    def fronts(self, placed: int, kept: int, fit: int) -> list[Move]:
+    def fronts(self, placed: int, kept: int, fit: int, last: int = -1) -> list[Move]:
         return [(v, fit) for v in range(self.n) if self.front(placed, kept, fit, v)]
 
-    def backs(self, placed: int, kept: int, fit: int) -> list[Move]:
+    def backs(self, placed: int, kept: int, fit: int, last: int = -1) -> list[Move]:
         out = []
         for v in range(self.n):
             if placed >> v & 1 or kept >> v & 1:

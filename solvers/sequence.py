@@ -20,11 +20,11 @@ later, still unrepaired: many never come out again.
 
 from __future__ import annotations
 
-import heapq
 import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from heapq import heappop, heappush
 from itertools import count
 
 from logo_bot.solvers.assignment import INFINITE, Assignment
@@ -92,9 +92,11 @@ class Frontier:
         self.full = (1 << n) - 1
         self.tie = count()
         self.lower = n + root.value
-        # Entries: (f, -g, tie, placed, at, kept, end, fit, g, assignment, pending, front,
-        # back); ``pending`` is the (row, column) the assignment has still to drop.
-        self.heap: list = [(self.lower, 0, 0, 0, n, 0, n, rules.all_fit, 0, root, None, None, None)]
+        # Entries: (f, -g, tie, state, g, assignment, pending, front, back), where
+        # ``state`` is (placed, at, kept, end, fit), the key of ``seen``, and ``pending``
+        # the (row, column) the assignment has still to drop.
+        start = (0, n, 0, n, rules.all_fit)
+        self.heap: list = [(self.lower, 0, 0, start, 0, root, None, None, None)]
         self.seen: dict[tuple[int, int, int, int, int], int] = {}
         self.done = False
         self.nodes = 0
@@ -102,9 +104,7 @@ class Frontier:
     def run(self, pops: int, deadline: float | None = None) -> None:
         """Take up to ``pops`` partial plans out of the queue (fewer if it finishes or
         the clock passes ``deadline``, a ``time.perf_counter()`` reading)."""
-        heap, cost, rules, _n, full = self.heap, self.cost, self.rules, self.n, self.full
-        best, seen, tie = self.best, self.seen, self.tie
-        forward = self.direction == FORWARD
+        heap, full, best, seen = self.heap, self.full, self.best, self.seen
         clock = CLOCK_EVERY
         while pops > 0:
             if deadline is not None:
@@ -116,23 +116,26 @@ class Frontier:
             if not heap:
                 self._finish()
                 return
-            entry = heapq.heappop(heap)
-            f, _, _, placed, at, kept, end, fit, g, ap, pending, front, back = entry
+            entry = heappop(heap)
+            f, _, _, state, g, ap, pending, front, back = entry
             if f >= best.presses:
                 self._finish()
                 return
-            if seen.get((placed, at, kept, end, fit), g) < g:
+            if seen.get(state, g) < g:
                 continue  # reached more cheaply since
-            self.lower = max(self.lower, f)
+            if f > self.lower:
+                self.lower = f
+            placed, at, kept, end, fit = state
             left = full & ~placed & ~kept
             k = left.bit_count()
             if pending is not None:
                 # Repair only as far as needed to see whether the bound rises past f.
-                floor = g + k + ap.bound_without(*pending)
-                below = ap.without_below(*pending, f + 1 - floor)
+                row, col = pending
+                floor = g + k + ap.value - ap.pot_row[row] - ap.pot_col[col]
+                below = ap.without_below(row, col, f + 1 - floor)
                 if below is None:
                     if f + 1 < best.presses:
-                        heapq.heappush(heap, (f + 1, -g, next(tie), *entry[3:]))
+                        heappush(heap, (f + 1, -g, next(self.tie), *entry[3:]))
                     continue
                 ap = below
             pops -= 1
@@ -144,70 +147,55 @@ class Frontier:
             if path is not None:
                 best.offer(chain_list(front)[::-1] + path + chain_list(back), f)
                 continue
-            upper = best.presses
-            base = g + k + ap.value
-            pot_row, pot_col = ap.pot_row, ap.pot_col
-            if forward:
-                line = cost[at]
-                base -= pot_row[at]
-                for v, kept_fit in rules.fronts(placed, kept, fit):
-                    leg = line[v]
-                    bound = base + leg - pot_col[v]
-                    if bound >= upper:
-                        continue
-                    moved = g + leg + 1
-                    key = (placed | 1 << v, v, kept, end, kept_fit)
-                    if seen.get(key, INFINITE) <= moved:
-                        continue
-                    seen[key] = moved
-                    heapq.heappush(
-                        heap,
-                        (
-                            bound,
-                            -moved,
-                            next(tie),
-                            key[0],
-                            v,
-                            kept,
-                            end,
-                            kept_fit,
-                            moved,
-                            ap,
-                            (at, v),
-                            (v, front),
-                            back,
-                        ),
-                    )
-            else:
-                base -= pot_col[end]
-                for v, kept_fit in rules.backs(placed, kept, fit):
-                    leg = cost[v][end]
-                    bound = base + leg - pot_row[v]
-                    if bound >= upper:
-                        continue
-                    moved = g + leg + 1
-                    key = (placed, at, kept | 1 << v, v, kept_fit)
-                    if seen.get(key, INFINITE) <= moved:
-                        continue
-                    seen[key] = moved
-                    heapq.heappush(
-                        heap,
-                        (
-                            bound,
-                            -moved,
-                            next(tie),
-                            placed,
-                            at,
-                            key[2],
-                            v,
-                            kept_fit,
-                            moved,
-                            ap,
-                            (v, end),
-                            front,
-                            (v, back),
-                        ),
-                    )
+            self._expand(state, g + k + ap.value, g, ap, front, back)
+
+    def _expand(
+        self,
+        state: tuple[int, int, int, int, int],
+        base: int,
+        g: int,
+        ap: Assignment,
+        front: Chain,
+        back: Chain,
+    ) -> None:
+        """Queue the children of a partial plan whose bound less the potentials of its
+        cursor row (or end column) is ``base``: those the incumbent does not rule out
+        and that no cheaper partial plan has reached."""
+        heap, seen, tie, upper = self.heap, self.seen, self.tie, self.best.presses
+        placed, at, kept, end, fit = state
+        pot_row, pot_col = ap.pot_row, ap.pot_col
+        if self.direction == FORWARD:
+            line = self.cost[at]
+            base -= pot_row[at]
+            for v, kept_fit in self.rules.fronts(placed, kept, fit, at):
+                leg = line[v]
+                bound = base + leg - pot_col[v]
+                if bound >= upper:
+                    continue
+                moved = g + leg + 1
+                key = (placed | 1 << v, v, kept, end, kept_fit)
+                if seen.get(key, INFINITE) <= moved:
+                    continue
+                seen[key] = moved
+                heappush(
+                    heap, (bound, -moved, next(tie), key, moved, ap, (at, v), (v, front), back)
+                )
+        else:
+            cost = self.cost
+            base -= pot_col[end]
+            for v, kept_fit in self.rules.backs(placed, kept, fit, end):
+                leg = cost[v][end]
+                bound = base + leg - pot_row[v]
+                if bound >= upper:
+                    continue
+                moved = g + leg + 1
+                key = (placed, at, kept | 1 << v, v, kept_fit)
+                if seen.get(key, INFINITE) <= moved:
+                    continue
+                seen[key] = moved
+                heappush(
+                    heap, (bound, -moved, next(tie), key, moved, ap, (v, end), front, (v, back))
+                )
 
     def _finish(self) -> None:
         self.done = True
@@ -219,19 +207,26 @@ class Frontier:
     ) -> list[int] | None:
         """The assignment's successors from ``at`` to ``end`` when they are one valid
         order of every open stone (then no plan below this one is cheaper), else None."""
-        n, rules = self.n, self.rules
+        n, rules, col_of = self.n, self.rules, ap.col_of
         order = []
         row = at
         goal = self.full & ~kept
+        # An open stone's column is neither placed nor kept: with a single orientation,
+        # only its parents can rule it out.
+        parents = rules.single_parents
         while True:
-            col = ap.col_of[row]
+            col = col_of[row]
             if col == end:
                 break
             if col == n:
                 return None
-            fit = rules.front(placed, kept, fit, col)
-            if not fit:
-                return None
+            if parents is not None:
+                if parents[col] & ~placed:
+                    return None
+            else:
+                fit = rules.front(placed, kept, fit, col)
+                if not fit:
+                    return None
             order.append(col)
             placed |= 1 << col
             row = col
@@ -298,7 +293,7 @@ class Prober:
             if backward:
                 base -= ap.pot_col[at]
                 partner = ap.row_of[at]
-                for v, kept_fit in rules.backs(0, done, fit):
+                for v, kept_fit in rules.backs(0, done, fit, at):
                     leg = cost[v][at]
                     bound = base + leg - ap.pot_row[v]
                     if bound <= limit:
@@ -307,7 +302,7 @@ class Prober:
                 base -= ap.pot_row[at]
                 partner = ap.col_of[at]
                 line = cost[at]
-                for v, kept_fit in rules.fronts(done, 0, fit):
+                for v, kept_fit in rules.fronts(done, 0, fit, at):
                     bound = base + line[v] - ap.pot_col[v]
                     if bound <= limit:
                         children.append((bound, v != partner, rng.random(), v, line[v], kept_fit))

@@ -79,3 +79,58 @@ def test_capped_repairs_agree_with_brute_force_after_shrinking(cost, data):
         else:
             assert capped is not None and capped.value == exact
         ap = ap.without(row, col) if capped is None else capped
+
+
+def _state(ap):
+    lists = (ap.row_of, ap.col_of, ap.pot_row, ap.pot_col)
+    return ap.value, ap.cols, *(list(x) for x in lists)
+
+
+@st.composite
+def tied_matrices(draw):
+    size = draw(st.integers(2, 8))
+    entry = st.one_of(st.integers(0, 3), st.just(INFINITE))
+    return [[draw(entry) for _ in range(size)] for _ in range(size)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(tied_matrices(), st.data())
+def test_capped_repairs_take_the_same_path_as_the_uncapped_one(cost, data):
+    # The searches by tight columns (cap 1) and by distance buckets (larger caps) take
+    # the columns in the order of the heap's: the same matching and potentials.
+    rows = list(range(len(cost)))
+    cols = list(rows)
+    ap = Assignment(cost, rows, cols)
+    while len(rows) > 1:
+        row = data.draw(st.sampled_from(rows))
+        col = data.draw(st.sampled_from(cols))
+        cap = data.draw(st.sampled_from([1, 1, 2, 3, 12]))  # mostly tight searches
+        before = _state(ap)
+        exact = ap.without(row, col)
+        capped = ap.without_below(row, col, cap)
+        assert _state(ap) == before  # the original is left as it was
+        rows.remove(row)
+        cols.remove(col)
+        if capped is not None:
+            assert _state(capped) == _state(exact)
+            # Repairs of the copy leave the original's potentials, maybe shared, alone.
+            capped.without(rows[0], cols[-1])
+            assert _state(ap) == before
+        ap = exact
+
+
+def test_a_tight_repair_takes_the_lowest_column_first_as_the_heap_does():
+    # Dropping row 0 and column 2 frees row 4 and column 0; two paths of length 0 join
+    # them, and the heap's order (lowest column first) picks the one through column 1.
+    cost = [
+        [0, 1, 1, 1, 0],
+        [0, 0, 1, 0, 1],
+        [0, 0, 1, 0, 0],
+        [0, 0, 1, 1, 0],
+        [1, 0, 0, 1, 0],
+    ]
+    ap = Assignment(cost, list(range(5)), list(range(5)))
+    exact = ap.without(0, 2)
+    tight = ap.without_below(0, 2, 1)
+    assert tight is not None and tight.value == exact.value == 0
+    assert tight.col_of == exact.col_of == [-1, 0, 3, 4, 1]
