@@ -173,11 +173,7 @@ class Assignment:
             near = best
             free ^= 1 << col
             if col == goal or row_of[col] < 0:
-                chain = []
-                while col >= 0:
-                    chain.append(col)
-                    col = via[col]
-                return near, chain, [(c, reach[c]) for c in passed]
+                return _labelled_path(near, col, via, reach, passed)
             passed.append(col)
 
     def _dense_path(self, start: int) -> Path:
@@ -201,11 +197,7 @@ class Assignment:
             near = reach[col]
             todo.remove(col)
             if row_of[col] < 0:
-                chain = []
-                while col >= 0:
-                    chain.append(col)
-                    col = via[col]
-                return near, chain, [(c, reach[c]) for c in passed]
+                return _labelled_path(near, col, via, reach, passed)
             passed.append(col)
             row = row_of[col]
 
@@ -348,3 +340,15 @@ def _chain(gave: Gave, col: int) -> list[int]:
             i -= 1
         col = gave[i][0]
     return chain
+
+
+def _labelled_path(
+    near: int, col: int, via: list[int], reach: list[int], passed: list[int]
+) -> Path:
+    """The path that ends at free column ``col`` at distance ``near``, followed back
+    through ``via`` to the start row, and the columns ``passed`` with their labels."""
+    chain = []
+    while col >= 0:
+        chain.append(col)
+        col = via[col]
+    return near, chain, [(c, reach[c]) for c in passed]

@@ -14,26 +14,38 @@ def cheapest(cost, rows, cols):
 
 
 @st.composite
-def matrices(draw):
-    size = draw(st.integers(1, 6))
-    entry = st.one_of(st.integers(0, 9), st.just(INFINITE))
+def square(draw, sizes, highest):
+    """A square cost matrix of one of ``sizes``, entries 0-``highest`` or INFINITE."""
+    size = draw(sizes)
+    entry = st.one_of(st.integers(0, highest), st.just(INFINITE))
     return [[draw(entry) for _ in range(size)] for _ in range(size)]
+
+
+def matrices():
+    return square(st.integers(1, 6), 9)
+
+
+def dropped(size, data):
+    """Rows and columns of a ``size`` matrix dropped a pair at a time, drawn at random:
+    each pair with the rows and columns left after it."""
+    rows, cols = list(range(size)), list(range(size))
+    while len(rows) > 1:
+        row = data.draw(st.sampled_from(rows))
+        col = data.draw(st.sampled_from(cols))
+        rows.remove(row)
+        cols.remove(col)
+        yield row, col, rows, cols
 
 
 @settings(max_examples=150, deadline=None)
 @given(matrices(), st.data())
 def test_assignment_and_its_shrinking_agree_with_brute_force(cost, data):
-    rows = list(range(len(cost)))
-    cols = list(range(len(cost)))
-    ap = Assignment(cost, rows, cols)
-    assert ap.value == cheapest(cost, rows, cols)
-    while len(rows) > 1:
-        row = data.draw(st.sampled_from(rows))
-        col = data.draw(st.sampled_from(cols))
+    everything = list(range(len(cost)))
+    ap = Assignment(cost, everything, everything)
+    assert ap.value == cheapest(cost, everything, everything)
+    for row, col, rows, cols in dropped(len(cost), data):
         bound = ap.bound_without(row, col)
         ap = ap.without(row, col)
-        rows.remove(row)
-        cols.remove(col)
         assert ap.value == cheapest(cost, rows, cols)
         assert bound <= ap.value
 
@@ -86,11 +98,9 @@ def _state(ap):
     return ap.value, ap.cols, *(list(x) for x in lists)
 
 
-@st.composite
-def tied_matrices(draw):
-    size = draw(st.integers(2, 8))
-    entry = st.one_of(st.integers(0, 3), st.just(INFINITE))
-    return [[draw(entry) for _ in range(size)] for _ in range(size)]
+def tied_matrices():
+    """Few distinct costs: many ties."""
+    return square(st.integers(2, 8), 3)
 
 
 @settings(max_examples=200, deadline=None)
@@ -98,19 +108,14 @@ def tied_matrices(draw):
 def test_capped_repairs_take_the_same_path_as_the_uncapped_one(cost, data):
     # The searches by tight columns (cap 1) and by distance buckets (larger caps) take
     # the columns in the order of the heap's: the same matching and potentials.
-    rows = list(range(len(cost)))
-    cols = list(rows)
-    ap = Assignment(cost, rows, cols)
-    while len(rows) > 1:
-        row = data.draw(st.sampled_from(rows))
-        col = data.draw(st.sampled_from(cols))
+    everything = list(range(len(cost)))
+    ap = Assignment(cost, everything, everything)
+    for row, col, rows, cols in dropped(len(cost), data):
         cap = data.draw(st.sampled_from([1, 1, 2, 3, 12]))  # mostly tight searches
         before = _state(ap)
         exact = ap.without(row, col)
         capped = ap.without_below(row, col, cap)
         assert _state(ap) == before  # the original is left as it was
-        rows.remove(row)
-        cols.remove(col)
         if capped is not None:
             assert _state(capped) == _state(exact)
             # Repairs of the copy leave the original's potentials, maybe shared, alone.
