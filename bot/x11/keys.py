@@ -208,8 +208,8 @@ class KeyDriver:
                         checked = time.perf_counter()
                         if not self._may_hold():  # let go at once: the release is swallowed
                             break
-                    if watched:
-                        drawn = self._wait_drawn(end)
+                    if watched:  # drawn: look at once; else (an event, the end) ask anew
+                        drawn = self._wait_drawn(end) or None
                     else:
                         self._hold_until(min(end, time.perf_counter() + poll_s))
                 self.clock.held_s += time.perf_counter() - self._last_event - looking

@@ -160,3 +160,24 @@ def test_a_wait_that_says_drawn_is_not_asked_again_before_the_look():
     taps = keys.taps_until(["p"], seen, longest_ms=500)
     assert (taps.pressed, taps.seen, looks[0]) == (1, 1, 0)
     assert keys.picture.waits == 3  # drawn since the press? then a wait per look
+
+
+class EventStream(Timed):
+    """A driver whose every wait for a drawing ends at once for an event of its own (as
+    a stream of focus or window events on its connection would)."""
+
+    def _wait_drawn(self, end):
+        return False
+
+
+def test_a_key_held_until_seen_is_still_looked_at_while_events_keep_waking_the_wait():
+    keys = EventStream(KeyTiming(10, 30, rollover=True))
+    keys.picture = Frames()
+    looks = {0: 3}
+
+    def seen(i):
+        looks[i] -= 1
+        return looks[i] == 0
+
+    taps = keys.taps_until(["p"], seen, longest_ms=2000)
+    assert (taps.pressed, taps.seen, looks[0]) == (1, 1, 0)
