@@ -135,6 +135,17 @@ def test_time_spent_looking_is_not_counted_as_held():
     assert (up - down) >= 0.02 and keys.clock.held_s < 0.01
 
 
+def seen_at_third_look():
+    """A ``seen`` for one key that says yes at its third look, and its looks left."""
+    looks = {0: 3}
+
+    def seen(i):
+        looks[i] -= 1
+        return looks[i] == 0
+
+    return looks, seen
+
+
 class Frames:
     """A picture watch whose every wait says Fuse drew (no wait for a real drawing)."""
 
@@ -151,12 +162,7 @@ def test_a_wait_that_says_drawn_is_not_asked_again_before_the_look():
     one question to the watch before the first look, then one wait between looks."""
     keys = Timed(KeyTiming(10, 30, rollover=True))
     keys.picture = Frames()
-    looks = {0: 3}
-
-    def seen(i):
-        looks[i] -= 1
-        return looks[i] == 0
-
+    looks, seen = seen_at_third_look()
     taps = keys.taps_until(["p"], seen, longest_ms=500)
     assert (taps.pressed, taps.seen, looks[0]) == (1, 1, 0)
     assert keys.picture.waits == 3  # drawn since the press? then a wait per look
@@ -173,11 +179,6 @@ class EventStream(Timed):
 def test_a_key_held_until_seen_is_still_looked_at_while_events_keep_waking_the_wait():
     keys = EventStream(KeyTiming(10, 30, rollover=True))
     keys.picture = Frames()
-    looks = {0: 3}
-
-    def seen(i):
-        looks[i] -= 1
-        return looks[i] == 0
-
+    looks, seen = seen_at_third_look()
     taps = keys.taps_until(["p"], seen, longest_ms=2000)
     assert (taps.pressed, taps.seen, looks[0]) == (1, 1, 0)
