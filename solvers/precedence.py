@@ -34,9 +34,6 @@ class Rules:
 
     n: int
     all_fit: int
-    # With a single orientation, each stone's parents: a stone not placed nor kept may
-    # be placed next exactly when they are all placed. Otherwise None.
-    single_parents: list[int] | None = None
 
     def fronts(self, placed: int, kept: int, fit: int, last: int = -1) -> list[Move]:
         """Every stone that may be placed next (the list may be shared: not to change).
@@ -98,7 +95,6 @@ class Orientations(Rules):
         self.single = len(plans) == 1
         self._never: list[int] | None = None
         if self.single:
-            self.single_parents = self.parents[0]
             self._fronts = ReadySets(self.parents[0], self.children[0])
             self._backs = ReadySets(self.children[0], self.parents[0])
 

@@ -130,9 +130,8 @@ class Frontier:
             k = left.bit_count()
             if pending is not None:
                 # Repair only as far as needed to see whether the bound rises past f.
-                row, col = pending
-                floor = g + k + ap.value - ap.pot_row[row] - ap.pot_col[col]
-                below = ap.without_below(row, col, f + 1 - floor)
+                floor = g + k + ap.bound_without(*pending)
+                below = ap.without_below(*pending, f + 1 - floor)
                 if below is None:
                     if f + 1 < best.presses:
                         heappush(heap, (f + 1, -g, next(self.tie), *entry[3:]))
@@ -211,22 +210,15 @@ class Frontier:
         order = []
         row = at
         goal = self.full & ~kept
-        # An open stone's column is neither placed nor kept: with a single orientation,
-        # only its parents can rule it out.
-        parents = rules.single_parents
         while True:
             col = col_of[row]
             if col == end:
                 break
             if col == n:
                 return None
-            if parents is not None:
-                if parents[col] & ~placed:
-                    return None
-            else:
-                fit = rules.front(placed, kept, fit, col)
-                if not fit:
-                    return None
+            fit = rules.front(placed, kept, fit, col)
+            if not fit:
+                return None
             order.append(col)
             placed |= 1 << col
             row = col
