@@ -194,11 +194,10 @@ class KeyDriver:
                 else:
                     self._hold_until(first_look)
                 checked = time.perf_counter()
-                drawn: bool | None = None  # what the last wait said (None: ask the watch)
+                drawn = False  # the last wait said Fuse drew: look without asking again
                 while True:
-                    if drawn is None and watched:
-                        drawn = self._drawn()
-                    if not watched or drawn:  # else the picture seen before the press
+                    # a look only at a picture drawn since the last (or before the press)
+                    if not watched or drawn or self._drawn():
                         started = time.perf_counter()
                         shown = seen(i)
                         looking += time.perf_counter() - started
@@ -208,8 +207,8 @@ class KeyDriver:
                         checked = time.perf_counter()
                         if not self._may_hold():  # let go at once: the release is swallowed
                             break
-                    if watched:  # drawn: look at once; else (an event, the end) ask anew
-                        drawn = self._wait_drawn(end) or None
+                    if watched:
+                        drawn = self._wait_drawn(end)
                     else:
                         self._hold_until(min(end, time.perf_counter() + poll_s))
                 self.clock.held_s += time.perf_counter() - self._last_event - looking
