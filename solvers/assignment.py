@@ -43,7 +43,6 @@ class Assignment:
         "pot_row",
         "rings",
         "row_of",
-        "tight",
         "value",
     )
 
@@ -61,12 +60,11 @@ class Assignment:
         self.pot_col = [0] * size  # never above 0: ``_apply`` only lowers them
         self.row_of = [-1] * size  # column -> row
         self.col_of = [-1] * size  # row -> column
-        self.tight = [-1] * size  # row -> its tight columns (a bit mask), -1: not known
         self.rings: list[tuple[int, ...] | None] = [None] * size  # row -> ``_ring_row``
         self.value = 0
         for r in rows:
             self.value += self._apply(r, self._dense_path(r))
-        self.tight, self.rings = [-1] * size, [None] * size  # the potentials have moved
+        self.rings = [None] * size  # the potentials have moved
 
     @property
     def cols(self) -> list[int]:
@@ -83,10 +81,10 @@ class Assignment:
         twin.cost, twin.nearest, twin.live = self.cost, self.nearest, self.live
         if own_potentials:
             twin.pot_row, twin.pot_col = self.pot_row[:], self.pot_col[:]
-            twin.tight, twin.rings = [-1] * len(self.cost), [None] * len(self.cost)
+            twin.rings = [None] * len(self.cost)
         else:
             twin.pot_row, twin.pot_col = self.pot_row, self.pot_col
-            twin.tight, twin.rings = self.tight, self.rings
+            twin.rings = self.rings
         twin.row_of, twin.col_of = self.row_of[:], self.col_of[:]
         twin.value = self.value
         return twin
@@ -252,16 +250,16 @@ class Assignment:
     def _tight_path(self, start: int, goal: int, banned: int) -> Path | None:
         """``_bucket_path`` for a cap of 1: a path of length 0, over tight columns only,
         a row's at a time."""
-        tight, row_of = self.tight, self.row_of
+        rings, row_of = self.rings, self.row_of
         free = self.live & ~(1 << banned)  # the columns not reached yet
         reached = 0  # the columns reached but not yet looked from
         gave: Gave = []
         row, col = start, -1
         while True:
-            hits = tight[row]
-            if hits < 0:
-                hits = self._tight_row(row)
-            hits &= free
+            ring = rings[row]
+            if ring is None:
+                ring = self._ring_row(row)
+            hits = ring[0] & free  # the tight columns
             if hits:
                 gave.append((col, hits))
                 if hits >> goal & 1:
@@ -274,19 +272,6 @@ class Assignment:
             reached ^= low
             col = low.bit_length() - 1
             row = row_of[col]
-
-    def _tight_row(self, row: int) -> int:
-        """The columns of reduced cost 0 from ``row`` (found once per potentials)."""
-        line, least, pot_col = self.cost[row], self.pot_row[row], self.pot_col
-        mask = 0
-        for c in self.nearest[row]:
-            x = line[c]
-            if x > least:
-                break  # no column potential is above 0
-            if x - least == pot_col[c]:
-                mask |= 1 << c
-        self.tight[row] = mask
-        return mask
 
     def _ring_row(self, row: int) -> tuple[int, ...]:
         """The columns of each reduced cost from ``row`` below ``MAX_BUCKETS``, as bit
