@@ -28,8 +28,8 @@ from logo_bot.bot.see.screens import ScreenReader
 from logo_bot.bot.see.vision import Vision
 from logo_bot.bot.x11.keys import KeyDriver, KeyTiming
 
-# A key's effect shows on screen no sooner than half a frame after it went down
-# (FUSE-FACTS.md: 5-22 ms at 200 %, 22-43 ms at 100 %): no look before that.
+# Without a picture watch (polling), no look before half a frame after a press: a key's
+# effect shows on screen no sooner (FUSE-FACTS.md: 5-22 ms at 200 %, 22-43 ms at 100 %).
 FIRST_LOOK_FRAMES = 0.5
 
 

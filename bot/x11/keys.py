@@ -163,11 +163,12 @@ class KeyDriver:
         to the next (none down in between with rollover: one goes up as the next goes
         down; else after the gap); a key not seen within ``longest_ms`` is let go and
         ends the burst. A key is then held as long as the game takes to see it, however
-        late its look at the keys comes, and no longer. The first look comes
-        ``first_look_ms`` after the press (sooner the game cannot show it), then one
-        every ``poll_s``; with a ``picture`` watch, a look only once Fuse has drawn since
-        the last (a picture seen before the press cannot show the key). The time spent
-        in ``seen`` is not counted as held."""
+        late its look at the keys comes, and no longer. With a ``picture`` watch, a look
+        comes only once Fuse has drawn since the last one (the first may be a picture
+        drawn before the press: a wasted look costs about what a sleep until a likelier
+        moment would). Without one, the first look comes ``first_look_ms`` after the
+        press (sooner the game cannot show it), then one every ``poll_s``. The time
+        spent in ``seen`` is not counted as held."""
         taps = Taps()
         down: str | None = None  # the key held now
         self.by_sight = True
@@ -189,9 +190,7 @@ class KeyDriver:
                 end = self._last_event + longest_ms / 1000
                 first_look = self._last_event + min(first_look_ms, longest_ms) / 1000
                 watched = self.picture is not None  # each wake is a frame or an event
-                if watched:
-                    self._hold_roughly(first_look)  # a look a little late is no harm
-                else:
+                if not watched:  # with a watch, the first look waits for Fuse to draw
                     self._hold_until(first_look)
                 checked = time.perf_counter()
                 drawn = False  # the last wait said Fuse drew: look without asking again
@@ -231,11 +230,6 @@ class KeyDriver:
     def _hold_until(self, when: float) -> None:
         """Keep the keys down until ``when`` (subclasses let go early if the focus goes)."""
         self._wait_until(when)
-
-    def _hold_roughly(self, when: float) -> None:
-        """Keep the keys down until about ``when``: as ``_hold_until``, where a subclass
-        may end a little late rather than spin to be on time (the first look)."""
-        self._hold_until(when)
 
     def _drawn(self) -> bool:
         """Fuse has drawn since the last look (the ``picture`` watch says so at once)."""

@@ -126,25 +126,21 @@ class X11Keys(KeyDriver):
             return False
         return True
 
-    def _hold_until(self, when: float, poll_s: float = 0.004, precise: bool = True) -> None:
+    def _hold_until(self, when: float, poll_s: float = 0.004) -> None:
         """Hold, but stop at once when another window takes the focus: the release is then
         swallowed before X autorepeat (hundreds of ms away) could send the held key to
         that window. A focus change sends Fuse's window a focus event (``GrabWatch``
         selects them), which wakes the wait and is checked (``_may_hold``) while more
         than a poll and a round trip are left; the rest is waited precisely (the
-        release's own check guards it), unless not ``precise``."""
+        release's own check guards it)."""
         fd = self._dpy.fileno()
-        margin = poll_s + self.round_trip_s if precise else 0.0
+        margin = poll_s + self.round_trip_s
         while (left := when - time.perf_counter() - margin) > 0:
             interrupts.check()  # a safe point: the key is released on the way out
             if not self._may_hold():
                 return
             select.select([fd], [], [], min(left, interrupts.SLICE_S))
-        if precise:
-            self._wait_until(when)
-
-    def _hold_roughly(self, when: float) -> None:
-        self._hold_until(when, precise=False)
+        self._wait_until(when)
 
     def _may_hold(self) -> bool:
         """Fuse still has the focus and no other client holds the keyboard: a key held

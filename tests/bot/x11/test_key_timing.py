@@ -182,3 +182,25 @@ def test_a_key_held_until_seen_is_still_looked_at_while_events_keep_waking_the_w
     looks, seen = seen_at_third_look()
     taps = keys.taps_until(["p"], seen, longest_ms=2000)
     assert (taps.pressed, taps.seen, looks[0]) == (1, 1, 0)
+
+
+def test_with_a_picture_watch_the_first_look_waits_for_a_drawing_not_the_clock():
+    """The watch says when Fuse drew: the first look does not sit out ``first_look_ms``
+    (a sleep that cost a wake-up a key), while without a watch it does."""
+    keys = Timed(KeyTiming(10, 30, rollover=True))
+    keys.picture = Frames()
+    looked = []
+
+    def seen(i):
+        looked.append(time.perf_counter())
+        return True
+
+    keys.taps_until(["p"], seen, longest_ms=60_000, first_look_ms=30_000)
+    pressed = keys.events[0][2]
+    assert keys.picture.waits == 1
+    assert looked[0] - pressed < 10  # long before the 30 s a clock-timed first look waits
+
+    unwatched = Timed(KeyTiming(10, 30, rollover=True))
+    looked.clear()
+    unwatched.taps_until(["p"], seen, longest_ms=500, first_look_ms=50)
+    assert looked[0] - unwatched.events[0][2] >= 0.05
