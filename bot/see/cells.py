@@ -8,7 +8,7 @@ graphics scale; cells are in row-major order, the order the readers report in.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -26,6 +26,8 @@ class CellPixels:
     offsets: tuple[Point, ...]
     rows: np.ndarray  # (cells, offsets) frame row of each pixel
     cols: np.ndarray  # (cells, offsets) frame column of each pixel
+    # per frame width: each pixel's index in the frame's pixels taken as one row
+    _flat: dict[int, np.ndarray] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, grid: Grid, offsets: Sequence[Point], scale: int) -> CellPixels:
@@ -41,8 +43,14 @@ class CellPixels:
         return cls(grid, tuple(offsets), ys * scale + centre, xs * scale + centre)
 
     def read(self, frame: np.ndarray) -> np.ndarray:
-        """The pixels, shaped (cells, offsets, channels)."""
-        return frame[self.rows, self.cols]
+        """The pixels, shaped (cells, offsets, channels), of a frame of the grid's size (the
+        readers check it first). Taken by their index in the frame's pixels as one row:
+        ``take`` costs a third of what indexing by row and column arrays does."""
+        height, width = frame.shape[:2]
+        flat = self._flat.get(width)
+        if flat is None:
+            flat = self._flat[width] = self.rows * width + self.cols
+        return frame.reshape(height * width, -1).take(flat, axis=0)
 
     def cell(self, index: int) -> Cell:
         """The (row, col) of the ``index``-th cell, 1-based."""
