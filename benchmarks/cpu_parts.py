@@ -31,8 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 Part = tuple[str, str, str, str]
 PARTS: tuple[Part, ...] = (
     ("logo_bot.bot.fuse.session", "Session.frame", "a look", ""),
-    ("logo_bot.bot.x11.reading_watch", "ReadingWatch.look", "the watch's read", "a look"),
+    ("logo_bot.bot.x11.reading_watch", "LinkedWatch.look", "the watch's read", "a look"),
     ("logo_bot.bot.x11.reading_watch", "to_rgb", "BGRX to RGB", "the watch's read"),
+    ("logo_bot.bot.x11.framebuffer", "Framebuffer.read", "screen file to RGB", "the watch's read"),
     ("logo_bot.bot.x11.damage", "DamageWatch._check_unreported", "unreported check", "a look"),
     ("logo_bot.bot.x11.cover", "CoverWatch.covered", "cover check", "a look; key events"),
     ("logo_bot.bot.x11.damage", "DamageWatch.wait", "wait for a drawing", ""),

@@ -35,8 +35,8 @@ from logo_bot.bot.x11.display import XServer, open_display, runs_headless, xvfb_
 from logo_bot.bot.x11.focus import FocusPolicy
 from logo_bot.bot.x11.grab import open_grabber
 from logo_bot.bot.x11.picture import window_size
-from logo_bot.bot.x11.reading_watch import watch_window
 from logo_bot.bot.x11.tiling import check_drawn
+from logo_bot.bot.x11.watch_choice import watch_window
 from logo_bot.bot.x11.window import build_of, window_pid
 from logo_bot.bot.x11.xwayland import DisplayType, portal_note
 
@@ -127,7 +127,7 @@ def open_session(
         )
         float_on_tiler(xserver, fuse, options.scale)
         grabber = open_grabber(xserver.display, fuse.window_id)
-        watch = watch_window(xserver.display, fuse.window_id, grabber)
+        watch = watch_window(xserver.display, fuse.window_id, grabber, xserver.framebuffer)
         timing = key_timing(profile, options.speed)
         # the first focus once, as a window manager gives a new window the focus
         keys, cover = controls.fit(xserver.display, fuse.window_id, grabber, watch, timing, policy)

@@ -41,8 +41,8 @@ from logo_bot.bot.x11.focus import FocusPolicy
 from logo_bot.bot.x11.grab import Grabber, open_grabber
 from logo_bot.bot.x11.keys import KeyDriver, KeyTiming
 from logo_bot.bot.x11.picture_watch import PictureWatch
-from logo_bot.bot.x11.reading_watch import watch_window
 from logo_bot.bot.x11.title_speed import TitleSpeed, frames_per_s
+from logo_bot.bot.x11.watch_choice import watch_window
 from logo_bot.bot.x11.x11_keys import X11Keys
 
 OPENSE_PAPER = (192, 192, 192)  # BASIC's white paper: the ROM is ready for typing
@@ -238,7 +238,9 @@ class Session:
         self.add_segment()
         float_on_tiler(self.xserver, self.fuse, config.scale)
         self.grabber = open_grabber(self.xserver.display, self.fuse.window_id)
-        self.watch = watch_window(self.xserver.display, self.fuse.window_id, self.grabber)
+        self.watch = watch_window(
+            self.xserver.display, self.fuse.window_id, self.grabber, self.xserver.framebuffer
+        )
         keys, self.cover = self.controls.fit(
             self.xserver.display,
             self.fuse.window_id,

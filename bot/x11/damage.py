@@ -56,6 +56,8 @@ class DamageWatch(PictureWatch):
     ``DamageUnavailable`` when there are none to have."""
 
     kind = "damage"
+    # one report until the damage is cleared (``look`` clears it), however much is drawn
+    level = damage.DamageReportNonEmpty
 
     def __init__(
         self,
@@ -95,7 +97,7 @@ class DamageWatch(PictureWatch):
             opcode=info.major_opcode,
             damage=damage_id,
             drawable=window_id,
-            level=damage.DamageReportNonEmpty,
+            level=self.level,
             onerror=caught,
         )
         self._dpy.sync()
@@ -146,7 +148,7 @@ class DamageWatch(PictureWatch):
     def _check_unreported(self, frame: Frame) -> None:
         """``frame`` was grabbed with no report before it (all of them read): a picture
         other than the last look's is a change that went unreported."""
-        if self._drawn or self._last is None or _same(frame, self._last):
+        if self._drawn or self._last is None or same_picture(frame, self._last):
             return
         self.unreported += 1
         log.debug("a change with no DAMAGE report (%d)", self.unreported)
@@ -202,7 +204,7 @@ def _ignored(error: object, request: object) -> bool:
     return True  # handled: python-xlib would print it otherwise
 
 
-def _same(a: Frame, b: Frame) -> bool:
+def same_picture(a: Frame, b: Frame) -> bool:
     return a.shape == b.shape and bool(np.array_equal(a, b))
 
 

@@ -22,6 +22,7 @@ from Xlib.protocol import event as xevent
 
 from logo_bot.bot import processes
 from logo_bot.bot.errors import DisplayError, installed
+from logo_bot.bot.x11.framebuffer import Framebuffer, map_screen, remove, screen_folder
 from logo_bot.bot.x11.xwayland import (
     NO_X_DISPLAY_HINT,
     DisplayType,
@@ -149,6 +150,7 @@ class XServer:
     log_path: Path | None = None
     kind: DisplayType = DisplayType.X11
     version: tuple[int, int, int] | None = None  # XWayland's
+    framebuffer: Framebuffer | None = None  # the screen of the Xvfb we started, mapped
     _stopped: bool = field(default=False, repr=False)
     _ended_first: bool = field(default=False, repr=False)  # before ``stop`` was called
 
@@ -187,8 +189,10 @@ class XServer:
     def start(
         cls, screen: str = XVFB_SCREEN, log_path: Path | None = None, timeout: float = 10.0
     ) -> XServer:
-        """Start ``Xvfb -noreset`` on a display number it picks itself (``-displayfd``)."""
+        """Start ``Xvfb -noreset`` on a display number it picks itself (``-displayfd``),
+        with its screen in a file the bot maps (``-fbdir``, ``bot.x11.framebuffer``)."""
         xvfb = xvfb_program()
+        screen_dir = screen_folder()
         read_fd, write_fd = os.pipe()
         log = open(log_path, "wb") if log_path else subprocess.DEVNULL  # noqa: SIM115
         try:
@@ -203,12 +207,17 @@ class XServer:
                     "-screen",
                     "0",
                     screen,
+                    *(["-fbdir", str(screen_dir)] if screen_dir else []),
                 ],
                 pass_fds=(write_fd,),
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=log,
             )
+        except BaseException:
+            if screen_dir:
+                remove(screen_dir)
+            raise
         finally:
             os.close(write_fd)
             if log is not subprocess.DEVNULL:
@@ -233,9 +242,14 @@ class XServer:
         server = cls(f":{number.decode().strip()}", process, log_path)
         try:
             check_display(server.display)
+            if screen_dir:
+                server.framebuffer = map_screen(screen_dir)
         except BaseException:
             server.stop()
             raise
+        finally:
+            if screen_dir:
+                remove(screen_dir)  # mapped (or not to be): the name is not needed
         return server
 
     def gone(self) -> bool:
@@ -250,6 +264,8 @@ class XServer:
         if self.process is None or self._stopped:
             return
         self._stopped = True
+        if self.framebuffer is not None:
+            self.framebuffer.close()
         self._ended_first = self.process.poll() is not None
         if not self._ended_first:
             self.process.terminate()

@@ -17,28 +17,30 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from Xlib.error import XError
 
 from logo_bot.bot import interrupts
 from logo_bot.bot.x11 import packed
-from logo_bot.bot.x11.damage import DamageWatch, watch_picture
-from logo_bot.bot.x11.grab import Grabber, MssGrabber, to_rgb
+from logo_bot.bot.x11.damage import DamageWatch
+from logo_bot.bot.x11.grab import Grabber, to_rgb
 from logo_bot.bot.x11.lost import LostDisplay
 from logo_bot.bot.x11.packed import GET_INPUT_FOCUS
 from logo_bot.bot.x11.picture import Box
-from logo_bot.bot.x11.picture_watch import POLL_S, Frame, Grab, PictureWatch
+from logo_bot.bot.x11.picture_watch import POLL_S, Frame, Grab
 from logo_bot.bot.x11.raw_link import LinkError, RawLink
 from logo_bot.bot.x11.shm import ShmImage, ShmUnavailable
 
 log = logging.getLogger(__name__)
 
 
-class ReadingWatch(DamageWatch):
-    """DAMAGE reports on window ``window_id`` and reads of its picture (where ``grabber``
-    says it is), on one connection of its own."""
+class LinkedWatch(DamageWatch):
+    """Base class: DAMAGE reports on window ``window_id`` read on a connection the bot
+    writes and reads itself, and looks that read the picture (where ``grabber`` says it
+    is) by ``_read``, or by the grabber where that gives None."""
+
+    clears = True  # a look clears the damage (the level reports once until it is cleared)
 
     def __init__(
         self,
@@ -54,14 +56,13 @@ class ReadingWatch(DamageWatch):
         self._window_id = window_id
         self.reads = 0
         self.refused = 0  # reads done by the grabber instead
-        try:
-            screen = self._dpy.screen()  # the picture is never larger than the screen
-            self._shm = ShmImage(self._dpy, screen.width_in_pixels * screen.height_in_pixels * 4)
-        except (ShmUnavailable, XError) as exc:
-            super().close()
-            raise ShmUnavailable(f"no shared memory with the X server ({exc})") from None
+        self._prepare()
         self._link = RawLink(self._dpy)
         self._count(self._link.take_events())
+
+    def _prepare(self) -> None:
+        """Set up on python-xlib, before the link takes the connection over (closes the
+        watch and raises if that fails)."""
 
     def _take_reports(self) -> None:
         self._link.poll()
@@ -74,7 +75,7 @@ class ReadingWatch(DamageWatch):
                 self._drawn = True
 
     def look(self, grab: Grab) -> Frame:
-        """Clear the damage and read the picture in one round trip (see the module)."""
+        """Clear the damage and read the picture (see the module)."""
         self._noted()
         if self.polling:
             return grab()
@@ -82,7 +83,7 @@ class ReadingWatch(DamageWatch):
         with LostDisplay(self._grabber.display_name, probe=True):
             self._take_reports()
             drawn, self._drawn = self._drawn, False
-            if drawn:
+            if drawn and self.clears:
                 self._link.send(self._subtract)
             frame = self._read(box)
             if frame is None:
@@ -92,6 +93,38 @@ class ReadingWatch(DamageWatch):
             self._check_unreported(frame)
         self._last = frame
         return frame
+
+    def _read(self, box: Box) -> Frame | None:
+        """The picture in ``box`` of the window; None to have the grabber read it."""
+        raise NotImplementedError
+
+    def _grabbed(self, grab: Grab, drawn: bool) -> Frame:
+        """The grabber's picture, after the clear when there was one (a round trip orders
+        it before the grab), else with the reports of drawings before the grab in."""
+        if drawn:
+            self._link.reply(self._link.send(GET_INPUT_FOCUS))
+        frame = grab()
+        if not drawn:
+            self._link.reply(self._link.send(GET_INPUT_FOCUS))
+        return frame
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._link.close(packed.damage_destroy(self._opcode, self._damage))
+
+
+class ReadingWatch(LinkedWatch):
+    """A ``LinkedWatch`` that reads the window through shared memory (MIT-SHM)."""
+
+    def _prepare(self) -> None:
+        try:
+            screen = self._dpy.screen()  # the picture is never larger than the screen
+            self._shm = ShmImage(self._dpy, screen.width_in_pixels * screen.height_in_pixels * 4)
+        except (ShmUnavailable, XError) as exc:
+            DamageWatch.close(self)
+            raise ShmUnavailable(f"no shared memory with the X server ({exc})") from None
 
     def _read(self, box: Box) -> Frame | None:
         """The picture in ``box`` of the window; None when the server refused the read."""
@@ -107,33 +140,11 @@ class ReadingWatch(DamageWatch):
         self.reads += 1
         return to_rgb(*self._shm.pixels(reply), box.width, box.height)
 
-    def _grabbed(self, grab: Grab, drawn: bool) -> Frame:
-        """The grabber's picture, after the clear when there was one (a round trip orders
-        it before the grab), else with the reports of drawings before the grab in."""
-        if drawn:
-            self._link.reply(self._link.send(GET_INPUT_FOCUS))
-        frame = grab()
-        if not drawn:
-            self._link.reply(self._link.send(GET_INPUT_FOCUS))
-        return frame
-
     def record(self) -> dict[str, Any]:
         return {**super().record(), "read_by": "watch", "refused": self.refused}
 
     def close(self) -> None:
         if self._closed:
             return
-        self._closed = True
-        self._link.close(packed.damage_destroy(self._opcode, self._damage))
+        super().close()
         self._shm.close(tell_server=False)  # the server lets go of it with the connection
-
-
-def watch_window(display: str, window_id: int, grabber: Grabber) -> PictureWatch:
-    """The watch of the session's picture: one that reads it too where the grabber reads
-    a plain X server's root window, else ``watch_picture``'s."""
-    if isinstance(grabber, MssGrabber):
-        try:  # a display without DAMAGE is polled at once, as by watch_picture alone
-            return watch_picture(display, window_id, watch=partial(ReadingWatch, grabber=grabber))
-        except ShmUnavailable as exc:
-            log.info("the picture watch does not read the window: %s", exc)
-    return watch_picture(display, window_id)

@@ -21,8 +21,9 @@ from logo_bot.bot.x11.grab import MssGrabber, XlibGrabber
 from logo_bot.bot.x11.packed import GET_INPUT_FOCUS
 from logo_bot.bot.x11.picture_watch import PollWatch
 from logo_bot.bot.x11.raw_link import RawLink
-from logo_bot.bot.x11.reading_watch import ReadingWatch, watch_window
+from logo_bot.bot.x11.reading_watch import ReadingWatch
 from logo_bot.bot.x11.shm import ShmUnavailable
+from logo_bot.bot.x11.watch_choice import watch_window
 from tests.bot.canvas import BLUE, HEIGHT, RED, WIDTH, Canvas, canvas_on
 from tests.bot.own_xvfb import own_xvfb
 

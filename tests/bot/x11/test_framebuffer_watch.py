@@ -1,0 +1,157 @@
+"""The picture watch that reads the bot's own Xvfb's screen file (``bot.x11.framebuffer``,
+``bot.x11.framebuffer_watch``), on a plain X window the test draws into: a look asks the
+server nothing, every drawing is reported and none is missed, a report still on its way
+is no unreported change, a picture off the screen is the grabber's, and the file's name
+is gone as soon as it is mapped."""
+
+from __future__ import annotations
+
+import struct
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from logo_bot.bot.x11.display import XServer
+from logo_bot.bot.x11.framebuffer import Framebuffer, FramebufferUnavailable, Layout
+from logo_bot.bot.x11.framebuffer_watch import FramebufferWatch
+from logo_bot.bot.x11.grab import MssGrabber
+from logo_bot.bot.x11.reading_watch import ReadingWatch
+from logo_bot.bot.x11.watch_choice import watch_window
+from tests.bot.canvas import BLUE, HEIGHT, RED, WIDTH, Canvas, canvas_on
+
+LONG_S = 30.0  # a bound no passing test comes near: the waits end on reports
+
+
+@pytest.fixture
+def canvas(xserver) -> Iterator[Canvas]:
+    with canvas_on(xserver.display) as canvas:
+        yield canvas
+
+
+@pytest.fixture
+def watch(canvas, xserver) -> Iterator[FramebufferWatch]:
+    with MssGrabber(xserver.display, canvas.id) as grabber:
+        made = watch_window(xserver.display, canvas.id, grabber, xserver.framebuffer)
+        assert isinstance(made, FramebufferWatch)
+        try:
+            yield made
+        finally:
+            made.close()
+
+
+def not_called() -> np.ndarray:
+    raise AssertionError("the grabber read the picture: the watch should have")
+
+
+def later() -> float:
+    return time.monotonic() + LONG_S
+
+
+def colour(frame: np.ndarray, x: int, y: int) -> tuple[int, ...]:
+    return tuple(int(c) for c in frame[y, x])
+
+
+def header(**fields: int) -> bytes:
+    """An XWD header of Xvfb's screen at depth 24, with ``fields`` changed."""
+    values = {"size": 100, "version": 7, "pixmap": 2, "depth": 24, "width": 640,
+              "height": 480, "bits_per_pixel": 32, "colours": 256} | fields  # fmt: skip
+    words = [0] * 25
+    words[:6] = [values[k] for k in ("size", "version", "pixmap", "depth", "width", "height")]
+    words[11], words[12] = values["bits_per_pixel"], values["width"] * 4
+    words[14:17] = [0xFF0000, 0x00FF00, 0x0000FF]
+    words[19] = values["colours"]
+    return struct.pack(">25I", *words)
+
+
+def test_the_header_says_where_the_pixels_are():
+    layout = Layout.parse(header())
+    assert layout == Layout(640, 480, 2560, 100 + 256 * 12)
+
+
+@pytest.mark.parametrize(
+    "fields", [{"depth": 16, "bits_per_pixel": 16}, {"pixmap": 1}, {"version": 6}]
+)
+def test_a_screen_file_of_another_kind_is_refused(fields):
+    with pytest.raises(FramebufferUnavailable):
+        Layout.parse(header(**fields))
+
+
+def test_the_screen_file_is_mapped_and_its_name_gone_at_once(xserver):
+    assert xserver.framebuffer is not None
+    maps = Path(f"/proc/{xserver.process.pid}/maps").read_text()
+    screen = [line for line in maps.splitlines() if "logo-bot-screen-" in line]
+    assert screen and all(line.endswith("(deleted)") for line in screen), screen
+
+
+def test_a_look_reads_the_screen_file_and_asks_the_server_nothing(canvas, watch):
+    first = watch.look(not_called)
+    assert first.shape == (HEIGHT, WIDTH, 3) and colour(first, 5, 5) == (0, 0, 0)
+    assert not watch.wait(time.monotonic()), "woken with nothing drawn"
+    canvas.paint(RED)
+    assert watch.wait(later())
+    requests = watch._link._serial
+    frame = watch.look(not_called)
+    assert colour(frame, 5, 5) == (255, 0, 0)
+    assert watch._link._serial == requests, "a look sent a request"
+    canvas.paint(BLUE)
+    assert colour(frame, 5, 5) == (255, 0, 0), "a picture looked at changed afterwards"
+    record = watch.record()
+    assert record["read_by"] == "framebuffer" and record["seen_by"] == "damage"
+    assert watch.reads == 2 and record["refused"] == 0
+
+
+def test_every_drawing_is_reported_and_none_is_missed(canvas, watch):
+    watch.look(not_called)
+    reports = watch.reports
+    for i in range(4):  # four areas, drawn before the bot looks
+        canvas.paint(RED, x=i * 16, y=i * 12, w=8, h=8)
+    assert watch.wait(later())
+    frame = watch.look(not_called)
+    assert all(colour(frame, i * 16 + 1, i * 12 + 1) == (255, 0, 0) for i in range(4))
+    assert watch.reports - reports == 4, "a report for every drawing"
+    assert not watch.wait(time.monotonic()), "a second wake-up for what was seen"
+    canvas.paint(BLUE, 40, 0, 8, 8)  # after the look: reported
+    assert watch.wait(later())
+    assert colour(watch.look(not_called), 41, 1) == (0, 0, 255)
+    assert watch.unreported == 0
+
+
+def test_a_report_still_on_its_way_is_no_unreported_change(canvas, watch, monkeypatch):
+    """The read saw a drawing whose report had not come in yet: the round trip brings it
+    in, and the drawing counts as reported (the next wait returns at once)."""
+    watch.look(not_called)
+    canvas.paint(RED)
+    monkeypatch.setattr(watch._link, "poll", lambda: None)  # the report not read yet
+    assert colour(watch.look(not_called), 5, 5) == (255, 0, 0)
+    assert watch.unreported == 0 and not watch.polling
+    assert watch.wait(time.monotonic()), "the report, read late, wakes the next wait"
+
+
+def test_a_picture_not_wholly_on_the_screen_is_the_grabbers(canvas, watch, xserver):
+    watch.look(not_called)
+    width = xserver.framebuffer.layout.width
+    canvas.window.configure(x=width - WIDTH // 2)
+    canvas.dpy.sync()
+    blank = np.zeros((HEIGHT, WIDTH, 3), np.uint8)
+    assert watch.look(lambda: blank) is blank
+    assert watch.refused == 1
+
+
+@pytest.mark.xserver
+def test_without_a_screen_file_the_server_is_read_through_shared_memory(monkeypatch):
+    def unavailable(folder: Path) -> Framebuffer:
+        raise FramebufferUnavailable("no screen file")
+
+    monkeypatch.setattr(Framebuffer, "open", unavailable)
+    with XServer.start() as server, canvas_on(server.display) as canvas:
+        assert server.framebuffer is None
+        with MssGrabber(server.display, canvas.id) as grabber:
+            made = watch_window(server.display, canvas.id, grabber, server.framebuffer)
+            try:
+                assert type(made) is ReadingWatch
+                assert colour(made.look(not_called), 1, 1) == (0, 0, 0)
+            finally:
+                made.close()
