@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from logo_bot.bot.x11 import framebuffer_watch
 from logo_bot.bot.x11.display import XServer
 from logo_bot.bot.x11.framebuffer import Framebuffer, FramebufferUnavailable, Layout
 from logo_bot.bot.x11.framebuffer_watch import FramebufferWatch
@@ -117,6 +118,21 @@ def test_every_drawing_is_reported_and_none_is_missed(canvas, watch):
     assert watch.wait(later())
     assert colour(watch.look(not_called), 41, 1) == (0, 0, 255)
     assert watch.unreported == 0
+
+
+def test_with_nothing_reported_a_look_keeps_the_last_picture(canvas, watch, monkeypatch):
+    """Checked against the last picture at most every VERIFY_S; in between, nothing read."""
+    watch.look(not_called)
+    checked = watch.look(not_called)  # no report, not checked yet: read and compared
+    reads = watch.reads
+    assert watch.look(not_called) is checked
+    assert watch.reads == reads and watch.kept == 1 and watch.record()["kept"] == 1
+    canvas.paint(RED)
+    assert colour(watch.look(not_called), 5, 5) == (255, 0, 0), "reported: read again"
+    monkeypatch.setattr(framebuffer_watch, "VERIFY_S", 0.0)  # the check due at every look
+    reads = watch.reads
+    watch.look(not_called)
+    assert watch.reads == reads + 1 and watch.unreported == 0
 
 
 def test_a_report_still_on_its_way_is_no_unreported_change(canvas, watch, monkeypatch):
