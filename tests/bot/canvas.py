@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -15,6 +16,21 @@ from logo_bot.bot.x11.picture import Box
 
 WIDTH, HEIGHT = 64, 48
 RED, BLUE = 0xFF0000, 0x0000FF
+LONG_S = 30.0  # a bound no passing test comes near: the waits end on reports
+
+
+def later() -> float:
+    """A deadline for a wait that a report ends long before."""
+    return time.monotonic() + LONG_S
+
+
+def not_called() -> np.ndarray:
+    """A grab for a watch that reads the picture itself."""
+    raise AssertionError("the grabber read the picture: the watch should have")
+
+
+def colour(frame: np.ndarray, x: int, y: int) -> tuple[int, ...]:
+    return tuple(int(c) for c in frame[y, x])
 
 
 @dataclass

@@ -15,10 +15,8 @@ from logo_bot.bot import interrupts
 from logo_bot.bot.x11 import damage
 from logo_bot.bot.x11.damage import DamageWatch, watch_picture
 from logo_bot.bot.x11.picture_watch import PollWatch
-from tests.bot.canvas import BLUE, HEIGHT, RED, WIDTH, Canvas, canvas_on
+from tests.bot.canvas import BLUE, HEIGHT, RED, WIDTH, Canvas, canvas_on, later
 from tests.bot.own_xvfb import own_xvfb
-
-LONG_S = 30.0  # a bound no passing test comes near: the waits end on reports
 
 
 @pytest.fixture
@@ -29,10 +27,6 @@ def canvas(xserver) -> Iterator[Canvas]:
 
 def red_at(frame: np.ndarray, x: int, y: int) -> bool:
     return tuple(frame[y, x]) == (255, 0, 0)
-
-
-def later() -> float:
-    return time.monotonic() + LONG_S
 
 
 def test_a_change_wakes_the_wait_after_one_report_not_a_poll(canvas, xserver):

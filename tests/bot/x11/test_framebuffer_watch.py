@@ -21,9 +21,7 @@ from logo_bot.bot.x11.framebuffer_watch import FramebufferWatch
 from logo_bot.bot.x11.grab import MssGrabber
 from logo_bot.bot.x11.reading_watch import ReadingWatch
 from logo_bot.bot.x11.watch_choice import watch_window
-from tests.bot.canvas import BLUE, HEIGHT, RED, WIDTH, Canvas, canvas_on
-
-LONG_S = 30.0  # a bound no passing test comes near: the waits end on reports
+from tests.bot.canvas import BLUE, HEIGHT, RED, WIDTH, Canvas, canvas_on, colour, later, not_called
 
 
 @pytest.fixture
@@ -41,18 +39,6 @@ def watch(canvas, xserver) -> Iterator[FramebufferWatch]:
             yield made
         finally:
             made.close()
-
-
-def not_called() -> np.ndarray:
-    raise AssertionError("the grabber read the picture: the watch should have")
-
-
-def later() -> float:
-    return time.monotonic() + LONG_S
-
-
-def colour(frame: np.ndarray, x: int, y: int) -> tuple[int, ...]:
-    return tuple(int(c) for c in frame[y, x])
 
 
 def header(**fields: int) -> bytes:

@@ -24,11 +24,10 @@ from logo_bot.bot.x11.raw_link import RawLink
 from logo_bot.bot.x11.reading_watch import ReadingWatch
 from logo_bot.bot.x11.shm import ShmUnavailable
 from logo_bot.bot.x11.watch_choice import watch_window
-from tests.bot.canvas import BLUE, HEIGHT, RED, WIDTH, Canvas, canvas_on
+from tests.bot.canvas import BLUE, HEIGHT, RED, WIDTH, Canvas, canvas_on, colour, later, not_called
 from tests.bot.own_xvfb import own_xvfb
 
 NO_OPERATION = b"\x7f\x00\x01\x00"  # the core protocol's request of one word, no reply
-LONG_S = 30.0  # a bound no passing test comes near: the waits end on reports
 
 
 @pytest.fixture
@@ -46,18 +45,6 @@ def reading(canvas, xserver) -> Iterator[ReadingWatch]:
             yield watch
         finally:
             watch.close()
-
-
-def not_called() -> np.ndarray:
-    raise AssertionError("the grabber read the picture: the watch should have")
-
-
-def later() -> float:
-    return time.monotonic() + LONG_S
-
-
-def colour(frame: np.ndarray, x: int, y: int) -> tuple[int, ...]:
-    return tuple(int(c) for c in frame[y, x])
 
 
 def test_a_look_clears_the_damage_and_reads_the_window(canvas, reading):
