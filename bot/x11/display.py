@@ -190,9 +190,20 @@ class XServer:
         cls, screen: str = XVFB_SCREEN, log_path: Path | None = None, timeout: float = 10.0
     ) -> XServer:
         """Start ``Xvfb -noreset`` on a display number it picks itself (``-displayfd``),
-        with its screen in a file the bot maps (``-fbdir``, ``bot.x11.framebuffer``)."""
+        with its screen in a file the bot maps (``-fbdir``, ``bot.x11.framebuffer``); the
+        file's name is removed before this returns, however it returns."""
         xvfb = xvfb_program()
         screen_dir = screen_folder()
+        try:
+            return cls._start(xvfb, screen, log_path, timeout, screen_dir)
+        finally:
+            if screen_dir:
+                remove(screen_dir)  # mapped (or not to be): the name is not needed
+
+    @classmethod
+    def _start(
+        cls, xvfb: str, screen: str, log_path: Path | None, timeout: float, screen_dir: Path | None
+    ) -> XServer:
         read_fd, write_fd = os.pipe()
         log = open(log_path, "wb") if log_path else subprocess.DEVNULL  # noqa: SIM115
         try:
@@ -214,10 +225,6 @@ class XServer:
                 stdout=log,
                 stderr=log,
             )
-        except BaseException:
-            if screen_dir:
-                remove(screen_dir)
-            raise
         finally:
             os.close(write_fd)
             if log is not subprocess.DEVNULL:
@@ -247,9 +254,6 @@ class XServer:
         except BaseException:
             server.stop()
             raise
-        finally:
-            if screen_dir:
-                remove(screen_dir)  # mapped (or not to be): the name is not needed
         return server
 
     def gone(self) -> bool:

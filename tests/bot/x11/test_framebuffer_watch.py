@@ -14,6 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from logo_bot.bot.errors import DisplayError
+from logo_bot.bot.x11 import display as display_module
 from logo_bot.bot.x11 import framebuffer_watch
 from logo_bot.bot.x11.display import XServer
 from logo_bot.bot.x11.framebuffer import Framebuffer, FramebufferUnavailable, Layout
@@ -157,3 +159,13 @@ def test_without_a_screen_file_the_server_is_read_through_shared_memory(monkeypa
                 assert colour(made.look(not_called), 1, 1) == (0, 0, 0)
             finally:
                 made.close()
+
+
+@pytest.mark.xserver
+def test_an_xvfb_that_does_not_start_leaves_no_screen_folder(tmp_path, monkeypatch):
+    folder = tmp_path / "screen"
+    folder.mkdir()
+    monkeypatch.setattr(display_module, "screen_folder", lambda: folder)
+    with pytest.raises(DisplayError):
+        XServer.start(screen="not-a-size")
+    assert not folder.exists()
