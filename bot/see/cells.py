@@ -44,13 +44,20 @@ class CellPixels:
 
     def read(self, frame: np.ndarray) -> np.ndarray:
         """The pixels, shaped (cells, offsets, channels), of a frame of the grid's size (the
-        readers check it first). Taken by their index in the frame's pixels as one row:
-        ``take`` costs a third of what indexing by row and column arrays does."""
+        readers check it first). Taken by their index in a plane of the frame with
+        ``take`` where the frame's memory allows it without a copy (a fifth of what
+        indexing by row and column arrays costs): one plane a channel, as the grabbers'
+        frames are (``bot.x11.grab.to_rgb``), or the pixels one after another."""
         height, width = frame.shape[:2]
         flat = self._flat.get(width)
         if flat is None:
             flat = self._flat[width] = self.rows * width + self.cols
-        return frame.reshape(height * width, -1).take(flat, axis=0)
+        planes = frame.transpose(2, 0, 1)
+        if planes.flags.c_contiguous:
+            return planes.reshape(len(planes), -1).take(flat, axis=1).transpose(1, 2, 0)
+        if frame.flags.c_contiguous:
+            return frame.reshape(height * width, -1).take(flat, axis=0)
+        return frame[self.rows, self.cols]
 
     def cell(self, index: int) -> Cell:
         """The (row, col) of the ``index``-th cell, 1-based."""
