@@ -60,7 +60,8 @@ class Assignment:
         self.pot_col = [0] * size  # never above 0: ``_apply`` only lowers them
         self.row_of = [-1] * size  # column -> row
         self.col_of = [-1] * size  # row -> column
-        self.rings: list[tuple[int, ...] | None] = [None] * size  # row -> ``_ring_row``
+        # row -> ``_ring_row``, or ``_tight_row`` (one mask) while only that was needed
+        self.rings: list[tuple[int, ...] | None] = [None] * size
         self.value = 0
         for r in rows:
             self.value += self._apply(r, self._dense_path(r))
@@ -108,7 +109,9 @@ class Assignment:
             # Row ``other`` and column ``partner`` are left free: join them.
             if cap == 1:
                 found = self._tight_path(other, partner, col)
-            elif cap is not None and 1 < cap <= MAX_BUCKETS:
+            elif cap == 2:
+                found = self._pair_path(other, partner, col)
+            elif cap is not None and 2 < cap <= MAX_BUCKETS:
                 found = self._bucket_path(other, partner, col, cap)
             else:
                 found = self._heap_path(other, partner, col, cap)
@@ -200,7 +203,8 @@ class Assignment:
             row = row_of[col]
 
     def _bucket_path(self, start: int, goal: int, banned: int, cap: int) -> Path | None:
-        """``_heap_path`` for a cap from 2 to ``MAX_BUCKETS`` when every open column but
+        """``_heap_path`` for a cap from 2 (``_pair_path`` takes a cap of 2 in
+        ``without_below``) to ``MAX_BUCKETS`` when every open column but
         ``goal`` is matched: the distances below ``cap`` are few whole numbers, each
         with a bit mask of the columns labelled with it, taken lowest first as from the
         heap (so the path is the same)."""
@@ -213,18 +217,20 @@ class Assignment:
         row, col, near = start, -1, 0
         while True:
             ring = rings[row]
-            if ring is None:
+            if ring is None or len(ring) == 1:
                 ring = self._ring_row(row)
+            # A free column labelled before is in one bucket; it is relabelled only from
+            # a farther one. Each column is in one ring mask, so ``closer`` need not
+            # see what this row labels.
+            closer = 0
             for d, mask in zip(range(near, cap), ring, strict=False):
+                closer |= buckets[d]
                 hits = mask & free
                 if not hits:
                     continue
-                farther = 0
-                for e in range(d + 1, cap):
-                    farther |= buckets[e]
-                better = hits & (farther | ~labelled)
+                better = hits & ~closer
                 if better:
-                    if better & farther:
+                    if better & labelled:
                         for e in range(d + 1, cap):
                             buckets[e] &= ~better
                     buckets[d] |= better
@@ -247,6 +253,54 @@ class Assignment:
             passed.append((col, near))
             row = row_of[col]
 
+    def _pair_path(self, start: int, goal: int, banned: int) -> Path | None:
+        """``_bucket_path`` for a cap of 2 (the most common after 1), its two buckets
+        held as two masks."""
+        rings, row_of = self.rings, self.row_of
+        free = self.live & ~(1 << banned)  # the columns not reached for good
+        zero = one = 0  # the free columns labelled with distance 0, and with 1
+        gave: Gave = []
+        passed: list[tuple[int, int]] = []
+        row, col, near = start, -1, 0
+        while True:
+            ring = rings[row]
+            if ring is None or len(ring) == 1:
+                ring = self._ring_row(row)
+            if near:
+                better = ring[0] & free & ~one
+                if better:
+                    one |= better
+                    gave.append((col, better))
+            else:
+                better = ring[0] & free & ~zero
+                if better:
+                    one &= ~better
+                    zero |= better
+                    gave.append((col, better))
+                better = ring[1] & free & ~(zero | one)
+                if better:
+                    one |= better
+                    gave.append((col, better))
+            # The next column: the goal if none is nearer, else the lowest of the nearest.
+            if not zero:
+                near = 1
+            if near:
+                if one >> goal & 1:
+                    return 1, _chain(gave, goal), passed
+                if not one:
+                    return None
+                low = one & -one
+                one ^= low
+            else:
+                if zero >> goal & 1:
+                    return 0, _chain(gave, goal), passed
+                low = zero & -zero
+                zero ^= low
+            col = low.bit_length() - 1
+            free ^= 1 << col
+            passed.append((col, near))
+            row = row_of[col]
+
     def _tight_path(self, start: int, goal: int, banned: int) -> Path | None:
         """``_bucket_path`` for a cap of 1: a path of length 0, over tight columns only,
         a row's at a time."""
@@ -258,7 +312,7 @@ class Assignment:
         while True:
             ring = rings[row]
             if ring is None:
-                ring = self._ring_row(row)
+                ring = self._tight_row(row)
             hits = ring[0] & free  # the tight columns
             if hits:
                 gave.append((col, hits))
@@ -286,6 +340,21 @@ class Assignment:
             if 0 <= x < MAX_BUCKETS:  # (below 0 only for a column already gone)
                 masks[x] |= 1 << c
         ring = self.rings[row] = tuple(masks)
+        return ring
+
+    def _tight_row(self, row: int) -> tuple[int]:
+        """The first mask of ``_ring_row`` alone, the tight columns: as no column
+        potential is above 0, only columns that cost at most the row's potential can be
+        tight, which ends the scan much sooner."""
+        line, least, pot_col = self.cost[row], self.pot_row[row], self.pot_col
+        mask = 0
+        for c in self.nearest[row]:
+            x = line[c] - least
+            if x > 0:
+                break
+            if x == pot_col[c]:
+                mask |= 1 << c
+        ring = self.rings[row] = (mask,)
         return ring
 
     def _apply(self, start: int, found: Path) -> int:

@@ -70,11 +70,9 @@ class Path:
         n = len(order)
         changed = False
         for size in range(1, MAX_RUN + 1):
-            i = 0
-            while i + size <= n:
+            for i in range(n - size + 1):
                 if self._best_shift(i, size):
                     changed = True
-                i += 1
         return changed
 
     def _best_shift(self, i: int, size: int) -> bool:
@@ -88,25 +86,24 @@ class Path:
             mask |= 1 << v
             up |= parents[v]
             down |= children[v]
+        # Reversed only when no two of them are neighbours.
+        flip = size > 1 and not (up & mask)
         up &= ~mask
         down &= ~mask
         # What taking the run out saves.
         before = order[i - 1] if i > 0 else -1
         after = order[i + size] if i + size < n else -1
         out = legs[before][head] + legs[tail][after] - legs[before][after]
-        # Reversed only when no two of them are neighbours.
-        flip = size > 1 and not any(parents[v] & mask for v in run)
         to_head, from_tail = self.into[head], legs[tail]
         to_tail, from_head = self.into[tail], legs[head]
         best, where, backwards = 0, -1, False
         # Earlier places: between order[j-1] and order[j] for j = i-1 down to 0, while
         # the run passes none of its parents.
-        j = i - 1
-        while j >= 0:
+        for j in range(i - 1, -1, -1):
             y = order[j]
             if up >> y & 1:
                 break
-            x = order[j - 1] if j > 0 else -1
+            x = order[j - 1] if j else -1
             kept = out + legs[x][y]
             gain = kept - to_head[x] - from_tail[y]
             if gain > best:
@@ -115,11 +112,9 @@ class Path:
                 gain = kept - to_tail[x] - from_head[y]
                 if gain > best:
                     best, where, backwards = gain, j, True
-            j -= 1
         # Later places: between order[j] and order[j+1] for j = i+size onwards, while
         # the run passes none of its children.
-        j = i + size
-        while j < n:
+        for j in range(i + size, n):
             x = order[j]
             if down >> x & 1:
                 break
@@ -132,7 +127,6 @@ class Path:
                 gain = kept - to_tail[x] - from_head[y]
                 if gain > best:
                     best, where, backwards = gain, j + 1, True
-            j += 1
         if best <= 0:
             return False
         self._move(i, size, where, backwards)

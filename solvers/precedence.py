@@ -19,6 +19,7 @@ the assignment bound of ``solvers.sequence``.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Sequence
 
 from logo_bot.solvers.board import MAX_VALUE, Cell
@@ -135,7 +136,7 @@ class Orientations(Rules):
         return _following(self.children, kept, fit, v)
 
     def front(self, placed: int, kept: int, fit: int, v: int) -> int:
-        if placed >> v & 1 or kept >> v & 1:
+        if (placed | kept) >> v & 1:
             return 0
         if self.single:
             return 0 if self.parents[0][v] & ~placed else 1
@@ -203,19 +204,30 @@ class ReadySets:
         if before is None:
             undone = ~done
             ready = sum(bit for need, bit in self.table if need & undone == bit)
+            out, move, rest = [], self.move, ready
+            while rest:
+                low = rest & -rest
+                out.append(move[low.bit_length() - 1])
+                rest ^= low
         else:
-            ready = before[0] & ~(1 << last)
-            sides = self.sides
-            for u in self.others[last]:
-                if not sides[u] & ~done and not done >> u & 1:
-                    ready |= 1 << u
-        out, move, rest = [], self.move, ready
-        while rest:
-            low = rest & -rest
-            out.append(move[low.bit_length() - 1])
-            rest ^= low
+            ready, out = self._derived(done, last, *before)
         self.memo[done] = (ready, out)
         return out
+
+    def _derived(self, done: int, last: int, ready: int, out: list[Move]) -> tuple[int, list[Move]]:
+        """The ready set and moves for ``done`` from those for ``done`` without ``last``
+        (``ready``, ``out``): ``last`` leaves, and stones whose sides it completes join
+        (none of them was ready before, as ``last`` was not done)."""
+        move, sides = self.move, self.sides
+        out = out[:]
+        if ready >> last & 1:
+            ready ^= 1 << last
+            out.remove(move[last])
+        for u in self.others[last]:
+            if not sides[u] & ~done and not done >> u & 1:
+                ready |= 1 << u
+                insort(out, move[u])
+        return ready, out
 
 
 class ForwardRule(Rules):

@@ -94,7 +94,8 @@ class Frontier:
         self.lower = n + root.value
         # Entries: (f, -g, tie, state, g, assignment, pending, front, back), where
         # ``state`` is (placed, at, kept, end, fit), the key of ``seen``, and ``pending``
-        # the (row, column) the assignment has still to drop.
+        # the parent's ``at`` (forward) or ``end`` (backward), None at the root: with
+        # the entry's own, the row and the column the assignment has still to drop.
         start = (0, n, 0, n, rules.all_fit)
         self.heap: list = [(self.lower, 0, 0, start, 0, root, None, None, None)]
         self.seen: dict[tuple[int, int, int, int, int], int] = {}
@@ -104,7 +105,8 @@ class Frontier:
     def run(self, pops: int, deadline: float | None = None) -> None:
         """Take up to ``pops`` partial plans out of the queue (fewer if it finishes or
         the clock passes ``deadline``, a ``time.perf_counter()`` reading)."""
-        heap, full, best, seen = self.heap, self.full, self.best, self.seen
+        heap, full, best, seen, tie = self.heap, self.full, self.best, self.seen, self.tie
+        forward = self.direction == FORWARD
         clock = CLOCK_EVERY
         while pops > 0:
             if deadline is not None:
@@ -116,8 +118,7 @@ class Frontier:
             if not heap:
                 self._finish()
                 return
-            entry = heappop(heap)
-            f, _, _, state, g, ap, pending, front, back = entry
+            f, _, _, state, g, ap, pending, front, back = heappop(heap)
             if f >= best.presses:
                 self._finish()
                 return
@@ -130,11 +131,15 @@ class Frontier:
             k = left.bit_count()
             if pending is not None:
                 # Repair only as far as needed to see whether the bound rises past f.
-                floor = g + k + ap.bound_without(*pending)
-                below = ap.without_below(*pending, f + 1 - floor)
+                if forward:
+                    row, col = pending, at
+                else:
+                    row, col = end, pending
+                floor = g + k + ap.bound_without(row, col)
+                below = ap.without_below(row, col, f + 1 - floor)
                 if below is None:
                     if f + 1 < best.presses:
-                        heappush(heap, (f + 1, -g, next(self.tie), *entry[3:]))
+                        heappush(heap, (f + 1, -g, next(tie), state, g, ap, pending, front, back))
                     continue
                 ap = below
             pops -= 1
@@ -163,6 +168,7 @@ class Frontier:
         heap, seen, tie, upper = self.heap, self.seen, self.tie, self.best.presses
         placed, at, kept, end, fit = state
         pot_row, pot_col = ap.pot_row, ap.pot_col
+        step = g + 1  # the presses of a child: its leg and its action
         if self.direction == FORWARD:
             line = self.cost[at]
             base -= pot_row[at]
@@ -171,14 +177,12 @@ class Frontier:
                 bound = base + leg - pot_col[v]
                 if bound >= upper:
                     continue
-                moved = g + leg + 1
+                moved = step + leg
                 key = (placed | 1 << v, v, kept, end, kept_fit)
                 if seen.get(key, INFINITE) <= moved:
                     continue
                 seen[key] = moved
-                heappush(
-                    heap, (bound, -moved, next(tie), key, moved, ap, (at, v), (v, front), back)
-                )
+                heappush(heap, (bound, -moved, next(tie), key, moved, ap, at, (v, front), back))
         else:
             cost = self.cost
             base -= pot_col[end]
@@ -187,14 +191,12 @@ class Frontier:
                 bound = base + leg - pot_row[v]
                 if bound >= upper:
                     continue
-                moved = g + leg + 1
+                moved = step + leg
                 key = (placed, at, kept | 1 << v, v, kept_fit)
                 if seen.get(key, INFINITE) <= moved:
                     continue
                 seen[key] = moved
-                heappush(
-                    heap, (bound, -moved, next(tie), key, moved, ap, (v, end), front, (v, back))
-                )
+                heappush(heap, (bound, -moved, next(tie), key, moved, ap, end, front, (v, back)))
 
     def _finish(self) -> None:
         self.done = True
@@ -206,7 +208,7 @@ class Frontier:
     ) -> list[int] | None:
         """The assignment's successors from ``at`` to ``end`` when they are one valid
         order of every open stone (then no plan below this one is cheaper), else None."""
-        n, rules, col_of = self.n, self.rules, ap.col_of
+        n, front, col_of = self.n, self.rules.front, ap.col_of
         order = []
         row = at
         goal = self.full & ~kept
@@ -216,7 +218,7 @@ class Frontier:
                 break
             if col == n:
                 return None
-            fit = rules.front(placed, kept, fit, col)
+            fit = front(placed, kept, fit, col)
             if not fit:
                 return None
             order.append(col)
@@ -270,37 +272,38 @@ class Prober:
         seen: set[tuple[int, int, int]] = set()
         path: list[int] = []
         nodes = 0
+        most, rnd = self.DIVE_NODES, rng.random
 
         def visit(done: int, at: int, g: int, fit: int, ap: Assignment) -> bool:
             nonlocal nodes
             left = full & ~done
-            k = left.bit_count()
-            if g + k + ap.value > limit or nodes >= self.DIVE_NODES or (done, at, fit) in seen:
+            base = g + left.bit_count() + ap.value
+            state = (done, at, fit)
+            if base > limit or nodes >= most or state in seen:
                 return False
             if not left:
                 return True
-            seen.add((done, at, fit))
-            base = g + k + ap.value
+            seen.add(state)
             children = []
             if backward:
                 base -= ap.pot_col[at]
-                partner = ap.row_of[at]
+                partner, pot_row = ap.row_of[at], ap.pot_row
                 for v, kept_fit in rules.backs(0, done, fit, at):
                     leg = cost[v][at]
-                    bound = base + leg - ap.pot_row[v]
+                    bound = base + leg - pot_row[v]
                     if bound <= limit:
-                        children.append((bound, v != partner, rng.random(), v, leg, kept_fit))
+                        children.append((bound, v != partner, rnd(), v, leg, kept_fit))
             else:
                 base -= ap.pot_row[at]
-                partner = ap.col_of[at]
-                line = cost[at]
+                partner, pot_col, line = ap.col_of[at], ap.pot_col, cost[at]
                 for v, kept_fit in rules.fronts(done, 0, fit, at):
-                    bound = base + line[v] - ap.pot_col[v]
+                    leg = line[v]
+                    bound = base + leg - pot_col[v]
                     if bound <= limit:
-                        children.append((bound, v != partner, rng.random(), v, line[v], kept_fit))
+                        children.append((bound, v != partner, rnd(), v, leg, kept_fit))
             children.sort()
             for bound, _, _, v, leg, kept_fit in children:
-                if nodes >= self.DIVE_NODES:
+                if nodes >= most:
                     return False
                 nodes += 1
                 cap = limit - bound + 1  # the repair may add this much less

@@ -139,3 +139,20 @@ def test_a_tight_repair_takes_the_lowest_column_first_as_the_heap_does():
     tight = ap.without_below(0, 2, 1)
     assert tight is not None and tight.value == exact.value == 0
     assert tight.col_of == exact.col_of == [-1, 0, 3, 4, 1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(tied_matrices(), st.data())
+def test_the_two_mask_repair_and_the_tight_masks_agree_with_the_buckets(cost, data):
+    # A cap of 2 has its own search with two masks, and tight searches their own scan
+    # of a row's tight columns: both as the general distance buckets find them.
+    everything = list(range(len(cost)))
+    ap = Assignment(cost, everything, everything)
+    for row, col, _, _ in dropped(len(cost), data):
+        for r in everything:
+            assert ap._tight_row(r) == (ap._ring_row(r)[0],)
+        partner, other = ap.col_of[row], ap.row_of[col]
+        if partner != col:
+            paired = ap._pair_path(other, partner, col)
+            assert paired == ap._bucket_path(other, partner, col, 2)
+        ap = ap.without(row, col)
