@@ -3,18 +3,26 @@ reads the picture straight from Xvfb's screen file (``bot.x11.framebuffer``), wi
 request to the server.
 
 A look that asks nothing of the server cannot clear the damage in order with its read,
-so the reports come at the level that sends one for every drawing
-(DamageReportRawRectangles) and nothing is ever cleared: a drawing after a read is
-always reported after it. A report may still be on its way when the read has already
-seen its drawing; so a look with no report that finds another picture than the last one
-makes one round trip, which brings in every report of a drawing before it, before it
-counts as a change that went unreported. With no report since the last look the picture
-is the last one: a look then reads nothing, but for a check against the last picture at
-most every ``VERIFY_S`` (that DAMAGE still reports every change).
+so the reports come at the level that sends one for every drawing, with its rectangle
+(DamageReportRawRectangles), and nothing is ever cleared: a drawing after a read is
+always reported after it. So a look need not read the whole picture: the last one, with
+the rectangles reported since read again, is the picture now (a copy of a picture the bot
+just made, and a few small reads, cost a fraction of converting all of Xvfb's freshly
+drawn pixels). The whole picture is read at the first look, when the picture moved or
+changed size, when many rectangles came, and at least every ``VERIFY_S``.
+
+A report may still be on its way when a read has already seen its drawing: its rectangle
+is then read again at the next look, which is no harm. A look with no report that finds
+another picture than the last one first makes one round trip, which brings in every
+report of a drawing before it, before it counts as a change that went unreported. With
+no report since the last look the picture is the last one: a look then reads nothing,
+but for a check of the whole picture at most every ``VERIFY_S`` (that DAMAGE still
+reports every change).
 """
 
 from __future__ import annotations
 
+import struct
 import time
 from collections.abc import Callable
 from typing import Any
@@ -29,13 +37,20 @@ from logo_bot.bot.x11.packed import GET_INPUT_FOCUS
 from logo_bot.bot.x11.picture import Box
 from logo_bot.bot.x11.picture_watch import POLL_S, Frame, Grab
 from logo_bot.bot.x11.reading_watch import LinkedWatch
+from logo_bot.bot.x11.window import Region
+
+# DamageNotify: the drawn rectangle (x, y: INT16; width, height: CARD16) at byte 16
+_AREA = struct.Struct("=hhHH")
+MOST_AREAS = 32  # more rectangles than this since the last look: the whole picture is read
+
+Area = tuple[int, int, int, int]  # x, y, width, height in the window
 
 
 class FramebufferWatch(LinkedWatch):
     """DAMAGE reports on window ``window_id``; its picture read from ``framebuffer`` where
     the grabber (which reads the root window) says it is on the screen."""
 
-    level = damage.DamageReportRawRectangles  # a report for every drawing
+    level = damage.DamageReportRawRectangles  # a report, with its rectangle, a drawing
     clears = False
 
     def __init__(
@@ -50,14 +65,24 @@ class FramebufferWatch(LinkedWatch):
     ) -> None:
         self._framebuffer = framebuffer
         self.kept = 0  # looks that kept the last picture (nothing reported since)
+        self.patched = 0  # looks that read only the rectangles drawn since the last
+        self._areas: list[Area] = []  # reported since the last read
+        self._whole_at = 0.0  # when the whole picture was last read (time.monotonic)
+        self._place: Region | None = None  # where on the screen the last read was
         super().__init__(display, window_id, poll_s, safe_point, grabber=grabber)
+        self._link.keep_code = self._event
+
+    def _count(self, events: list[int]) -> None:
+        super()._count(events)
+        self._areas.extend(_AREA.unpack_from(packet, 16) for packet in self._link.take_packets())
 
     def look(self, grab: Grab) -> Frame:
-        """The last picture when nothing was reported since it (and it was checked less
-        than ``VERIFY_S`` ago), else a read of the screen file."""
+        """The last picture when nothing was reported since it (and the whole picture was
+        read less than ``VERIFY_S`` ago); else a read, of the rectangles reported since
+        the last where that is enough."""
         if self._last is not None and not self.polling:
             self._take_reports()
-            if not self._drawn and time.monotonic() - self._verified < VERIFY_S:
+            if not self._drawn and time.monotonic() - self._whole_at < VERIFY_S:
                 self._noted()
                 self.kept += 1
                 return self._last
@@ -65,17 +90,52 @@ class FramebufferWatch(LinkedWatch):
 
     def _read(self, box: Box) -> Frame | None:
         """The picture from the screen file; None where it is not wholly on the screen."""
-        frame = self._framebuffer.read(self._grabber.picture)
+        place = self._grabber.picture
+        areas, self._areas = self._areas, []
+        frame = self._patched(place, areas) if self._may_patch(place, areas) else None
         if frame is None:
-            self.refused += 1
-            return None
+            frame = self._framebuffer.read(place)
+            if frame is None:
+                self.refused += 1
+                self._place = None
+                return None
+            self._whole_at = time.monotonic()
+        self._place = place
         self.reads += 1
+        return frame
+
+    def _may_patch(self, place: Region, areas: list[Area]) -> bool:
+        """Whether the last picture and ``areas`` make the picture now."""
+        return (
+            self._place == place
+            and self._last is not None
+            and self._last.shape[:2] == (place.height, place.width)
+            and 0 < len(areas) <= MOST_AREAS
+            and time.monotonic() - self._whole_at < VERIFY_S
+        )
+
+    def _patched(self, place: Region, areas: list[Area]) -> Frame | None:
+        """The last picture with ``areas`` read again (None if one cannot be read)."""
+        assert self._last is not None
+        box = self._grabber.box
+        frame = self._last.copy(order="K")  # the grabbers' layout: one plane a channel
+        for x, y, width, height in areas:
+            left, top = max(x - box.left, 0), max(y - box.top, 0)
+            right = min(x + width - box.left, place.width)
+            bottom = min(y + height - box.top, place.height)
+            if right <= left or bottom <= top:
+                continue  # outside the picture (fuse-gtk's bars)
+            area = Region(place.left + left, place.top + top, right - left, bottom - top)
+            pixels = self._framebuffer.read(area)
+            if pixels is None:
+                return None
+            frame[top:bottom, left:right] = pixels
+        self.patched += 1
         return frame
 
     def _check_unreported(self, frame: Frame) -> None:
         """A picture other than the last with no report: first a round trip, which brings
         in the reports of drawings before it (one may still have been on its way)."""
-        self._verified = time.monotonic()
         if self._last is not None and not self._drawn and not same_picture(frame, self._last):
             self._link.reply(self._link.send(GET_INPUT_FOCUS))
             self._count(self._link.take_events())
@@ -83,4 +143,4 @@ class FramebufferWatch(LinkedWatch):
 
     def record(self) -> dict[str, Any]:
         record = {**super().record(), "read_by": "framebuffer", "refused": self.refused}
-        return record | {"kept": self.kept}
+        return record | {"kept": self.kept, "patched": self.patched}

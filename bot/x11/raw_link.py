@@ -37,7 +37,8 @@ class RawLink:
 
     ``send`` queues a request (returns its number), ``reply`` sends the queue and reads
     until that request's reply; events read on the way are kept, by code, in ``events``
-    (``take_events`` empties it); ``poll`` reads what has arrived without waiting."""
+    (``take_events`` empties it), and whole in ``packets`` where their code is
+    ``keep_code`` (``take_packets``); ``poll`` reads what has arrived without waiting."""
 
     def __init__(self, dpy: Any) -> None:
         dpy.sync()  # python-xlib has sent everything and read every reply it waits for
@@ -50,6 +51,8 @@ class RawLink:
         self.events: list[int] = [e.type & 0x7F for e in protocol.event_queue]
         protocol.event_queue[:] = []
         self.errors = 0  # errors for requests nobody waited for
+        self.keep_code: int | None = None  # events of this code are kept whole too
+        self.packets: list[bytes] = []
         self._closed = False
 
     def fileno(self) -> int:
@@ -90,11 +93,18 @@ class RawLink:
         events, self.events = self.events, []
         return events
 
+    def take_packets(self) -> list[bytes]:
+        packets, self.packets = self.packets, []
+        return packets
+
     def _keep(self, packet: bytes) -> None:
         if packet[0] == _ERROR:
             self.errors += 1
         elif packet[0] != _REPLY:
-            self.events.append(packet[0] & 0x7F)
+            code = packet[0] & 0x7F
+            self.events.append(code)
+            if code == self.keep_code:
+                self.packets.append(packet)
 
     def _packet(self) -> bytes | None:
         """The next whole packet read, taken off the input; None before one has come."""

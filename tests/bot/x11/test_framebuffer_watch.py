@@ -109,23 +109,48 @@ def test_every_drawing_is_reported_and_none_is_missed(canvas, watch):
 
 
 def test_with_nothing_reported_a_look_keeps_the_last_picture(canvas, watch, monkeypatch):
-    """Checked against the last picture at most every VERIFY_S; in between, nothing read."""
-    watch.look(not_called)
-    checked = watch.look(not_called)  # no report, not checked yet: read and compared
+    """The whole picture is read again at most every VERIFY_S; in between, nothing."""
+    first = watch.look(not_called)
     reads = watch.reads
-    assert watch.look(not_called) is checked
+    assert watch.look(not_called) is first
     assert watch.reads == reads and watch.kept == 1 and watch.record()["kept"] == 1
     canvas.paint(RED)
     assert colour(watch.look(not_called), 5, 5) == (255, 0, 0), "reported: read again"
     monkeypatch.setattr(framebuffer_watch, "VERIFY_S", 0.0)  # the check due at every look
-    reads = watch.reads
+    reads, patched = watch.reads, watch.patched
     watch.look(not_called)
-    assert watch.reads == reads + 1 and watch.unreported == 0
+    assert watch.reads == reads + 1 and watch.patched == patched and watch.unreported == 0
+
+
+def test_a_look_reads_again_only_the_rectangles_drawn_since_the_last(canvas, watch):
+    first = watch.look(not_called)
+    canvas.paint(RED, 4, 4, 8, 8)
+    canvas.paint(BLUE, 30, 20, 10, 6)
+    canvas.paint(RED, WIDTH - 3, HEIGHT - 3, 8, 8)  # partly outside the window
+    assert watch.wait(later())
+    frame = watch.look(not_called)
+    assert watch.patched == 1 and watch.record()["patched"] == 1
+    np.testing.assert_array_equal(frame, canvas.grab())
+    assert colour(first, 5, 5) == (0, 0, 0), "the last picture was changed"
+    canvas.paint(BLUE, 0, 0, 2, 2)
+    assert watch.wait(later())
+    np.testing.assert_array_equal(watch.look(not_called), canvas.grab())
+    assert watch.patched == 2
+
+
+def test_many_rectangles_are_one_read_of_the_whole_picture(canvas, watch):
+    watch.look(not_called)
+    for i in range(framebuffer_watch.MOST_AREAS + 1):
+        canvas.paint(RED if i % 2 else BLUE, i % WIDTH, 0, 1, 1)
+    assert watch.wait(later())
+    np.testing.assert_array_equal(watch.look(not_called), canvas.grab())
+    assert watch.patched == 0
 
 
 def test_a_report_still_on_its_way_is_no_unreported_change(canvas, watch, monkeypatch):
     """The read saw a drawing whose report had not come in yet: the round trip brings it
     in, and the drawing counts as reported (the next wait returns at once)."""
+    monkeypatch.setattr(framebuffer_watch, "VERIFY_S", 0.0)  # no look keeps the last
     watch.look(not_called)
     canvas.paint(RED)
     monkeypatch.setattr(watch._link, "poll", lambda: None)  # the report not read yet
