@@ -140,6 +140,7 @@ class Recording:
                 grab_opener(display, window),
                 self.folder.path / "capture.tmp",
                 session.speed,
+                origin=session.segments[-1].started_at if session.segments else None,
             ).start()
 
     def wrap(self, env: LogoEnv) -> Recorder:

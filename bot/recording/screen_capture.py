@@ -58,9 +58,14 @@ class ScreenCapture:
     def __init__(
         self, open_grab: Callable[[], tuple[Grab, Callable[[], None]]], store: Path,
         speed_percent: float, step: int = 2, clock: Clock | None = None,
+        origin: float | None = None,
     ) -> None:  # fmt: skip
         self.open_grab = open_grab  # called on the capture thread: (grab, close)
         self.clock = clock or Clock()
+        # the run's clock at the Fuse's start (``clock.now()`` time): the video begins there,
+        # its first picture shown until the first grab (the thread opens its X connections
+        # first, slowly on a busy machine), so a level is where the run's clock puts it
+        self.origin = origin
         self.store = FrameStore(store)
         self.step = step
         self.interval_s = self.interval_for(speed_percent)
@@ -111,7 +116,8 @@ class ScreenCapture:
             self.error = f"cannot capture the picture: {exc}"
             return
         try:
-            self.started = due = self.clock.now()
+            due = self.clock.now()
+            self.started = due if self.origin is None else min(self.origin, due)
             while not self._stop.is_set():
                 wait = due - self.clock.now()
                 if wait > 0 and self.clock.wait(self._stop, wait):

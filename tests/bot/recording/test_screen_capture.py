@@ -147,6 +147,27 @@ def test_each_video_frame_shows_the_picture_of_its_moment(tmp_path, monkeypatch)
 
 
 @pytest.mark.ffmpeg
+def test_the_video_begins_where_the_runs_clock_does(tmp_path, monkeypatch):
+    """The first grab came 0.4 s after the run's clock began (the thread opening its X
+    connections on a busy machine): the video still begins at the run's start, showing
+    the first picture until then, so that a level is where the run's clock puts it. At
+    200 %, video frame i is at i * 19.968 ms from the start; the second picture was
+    grabbed at 0.4 + 0.1008 s, so frame 26 is its first."""
+    clock = FakeClock(end_s=0.8)
+    closed = threading.Event()
+    picture = changing_picture(clock, 0.1)
+    capture = ScreenCapture(
+        lambda: (picture, closed.set), tmp_path / "f.tmp", 200, clock=clock, origin=-0.4
+    )
+    capture_until_closed(capture, closed)
+    shown = spy_on_video_frames(monkeypatch)
+    info = capture.render(tmp_path / "v.mp4", 200)
+    assert info["error"] is None and info["captured_s"] == 1.2
+    assert info["frames"] == 60  # 1.2 s at 200 %: 2.4 emulated seconds of 25.04 frames
+    assert shown[:26] == [0] * 26 and shown[26] == 40
+
+
+@pytest.mark.ffmpeg
 def test_a_grab_that_fails_ends_the_video_with_what_was_captured(tmp_path, monkeypatch):
     """Five grabs at 100 % (at 0, then 1 ms past each 39.936 ms slot); the sixth fails
     at 200.7 ms: 5.03 video frames of 39.936 ms, 5 whole ones, frame i showing grab i - 1."""
