@@ -104,14 +104,19 @@ class CoveredWindow(Window):
     """Has the focus, but another window lies over it until ``raise_window`` (when it can
     be raised) or ``uncover``."""
 
-    def __init__(self, can_raise=True, asks=True):
+    def __init__(self, can_raise=True, asks=True, covered_for=None):
         super().__init__(focused=True)
         self.over = True
         self.can_raise = can_raise
         self.asks = asks  # False: every call falls inside the rate limit
         self.raise_calls = 0
+        self.covered_for = covered_for  # the cover goes by itself after this many asks
+        self.asked = 0
 
     def covered(self):
+        self.asked += 1
+        if self.covered_for is not None and self.asked > self.covered_for:
+            self.over = False
         return self.over
 
     def raise_window(self):
@@ -135,9 +140,9 @@ def test_a_covered_window_is_raised_after_the_grace():
 def test_a_cover_that_cannot_be_raised_over_is_waited_out():
     policy = FocusPolicy(take_back=True, wait=True, grace_s=0.0, poll_s=0.005)
     events = recorded(policy)
-    window = CoveredWindow(can_raise=False)
-    threading.Timer(0.1, lambda: setattr(window, "over", False)).start()
-    assert policy.regain(window) >= 0.09
+    window = CoveredWindow(can_raise=False, covered_for=5)  # gone by itself, polls later
+    assert policy.regain(window) > 0
+    assert window.asked > 5 and not window.over, "returned before the cover went"
     assert window.raise_calls >= 1
     assert events[-1][1]["how"] == "returned" and events[-1][1]["reason"] == "covered"
 
