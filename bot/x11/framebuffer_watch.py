@@ -35,7 +35,7 @@ from logo_bot.bot.x11.framebuffer import Framebuffer
 from logo_bot.bot.x11.grab import Grabber
 from logo_bot.bot.x11.packed import GET_INPUT_FOCUS
 from logo_bot.bot.x11.picture import Box
-from logo_bot.bot.x11.picture_watch import POLL_S, Frame, Grab
+from logo_bot.bot.x11.picture_watch import POLL_S, Frame
 from logo_bot.bot.x11.reading_watch import LinkedWatch
 from logo_bot.bot.x11.window import Region
 
@@ -76,17 +76,13 @@ class FramebufferWatch(LinkedWatch):
         super()._count(events)
         self._areas.extend(_AREA.unpack_from(packet, 16) for packet in self._link.take_packets())
 
-    def look(self, grab: Grab) -> Frame:
-        """The last picture when nothing was reported since it (and the whole picture was
-        read less than ``VERIFY_S`` ago); else a read, of the rectangles reported since
-        the last where that is enough."""
-        if self._last is not None and not self.polling:
-            self._take_reports()
-            if not self._drawn and time.monotonic() - self._whole_at < VERIFY_S:
-                self._noted()
-                self.kept += 1
-                return self._last
-        return super().look(grab)
+    def _unchanged(self) -> Frame | None:
+        """The last picture when nothing was reported since it and the whole picture was
+        read less than ``VERIFY_S`` ago."""
+        if self._last is None or self._drawn or time.monotonic() - self._whole_at >= VERIFY_S:
+            return None
+        self.kept += 1
+        return self._last
 
     def _read(self, box: Box) -> Frame | None:
         """The picture from the screen file; None where it is not wholly on the screen."""

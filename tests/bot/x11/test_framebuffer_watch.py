@@ -14,16 +14,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from logo_bot.bot.errors import DisplayError
+from logo_bot.bot.errors import DisplayError, DisplayLost
 from logo_bot.bot.x11 import display as display_module
 from logo_bot.bot.x11 import framebuffer_watch
-from logo_bot.bot.x11.display import XServer
+from logo_bot.bot.x11.display import XServer, open_display
 from logo_bot.bot.x11.framebuffer import Framebuffer, FramebufferUnavailable, Layout
 from logo_bot.bot.x11.framebuffer_watch import FramebufferWatch
 from logo_bot.bot.x11.grab import MssGrabber
 from logo_bot.bot.x11.reading_watch import ReadingWatch
 from logo_bot.bot.x11.watch_choice import watch_window
 from tests.bot.canvas import BLUE, HEIGHT, RED, WIDTH, Canvas, canvas_on, colour, later, not_called
+from tests.bot.own_xvfb import own_xvfb
 
 
 @pytest.fixture
@@ -194,3 +195,27 @@ def test_an_xvfb_that_does_not_start_leaves_no_screen_folder(tmp_path, monkeypat
     with pytest.raises(DisplayError):
         XServer.start(screen="not-a-size")
     assert not folder.exists()
+
+
+@pytest.mark.xserver
+def test_a_display_that_goes_away_is_display_lost_even_for_a_look_that_keeps(tmp_path):
+    """A look with nothing reported reads no picture, but it still reads the reports: a
+    display gone meanwhile is ``DisplayLost`` there too."""
+    folder = tmp_path / "screen"
+    folder.mkdir()
+    with own_xvfb("-fbdir", str(folder)) as (display, process):
+        framebuffer = Framebuffer.open(folder)
+        dpy = open_display(display)  # the window's: it goes with the display
+        window = dpy.screen().root.create_window(0, 0, WIDTH, HEIGHT, 0, 0, background_pixel=0)
+        window.map()
+        dpy.sync()
+        grabber = MssGrabber(display, window.id)
+        watch = FramebufferWatch(display, window.id, grabber=grabber, framebuffer=framebuffer)
+        watch.look(not_called)
+        process.terminate()
+        process.wait()
+        with pytest.raises(DisplayLost):
+            watch.look(not_called)
+        watch.close()
+        grabber.close()
+        framebuffer.close()
