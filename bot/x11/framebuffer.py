@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from logo_bot.bot.x11.picture import BGR_TO_RGB
 from logo_bot.bot.x11.picture_watch import Frame
 from logo_bot.bot.x11.window import Region
 
@@ -36,7 +37,6 @@ _COLOUR = 12  # bytes of one XWDColor entry after the header
 _ZPIXMAP = 2
 _LSB_FIRST = 0
 _MASKS = (0xFF0000, 0x00FF00, 0x0000FF)
-BGR_TO_RGB = [2, 1, 0]
 
 
 class FramebufferUnavailable(Exception):

@@ -18,15 +18,12 @@ from logo_bot.bot.errors import DisplayError, DisplayLost, EmulatorError
 from logo_bot.bot.x11.display import open_display
 from logo_bot.bot.x11.lost import LostDisplay
 from logo_bot.bot.x11.pending import has_events
-from logo_bot.bot.x11.picture import Box, picture_box
+from logo_bot.bot.x11.picture import BGR_TO_RGB, Box, picture_box
 from logo_bot.bot.x11.shm import ShmImage, ShmUnavailable
 from logo_bot.bot.x11.window import Region, region_of
 from logo_bot.bot.x11.xwayland import is_xwayland, root_readable
 
 Frame = np.ndarray  # (height, width, 3) uint8, RGB
-# X's 32-bit pixels are B G R X in memory: taking the three channels by index copies a
-# 320x240 picture in 0.08 ms, where the reversed slice's copy took 0.4-0.7 ms
-BGR_TO_RGB = [2, 1, 0]
 
 log = logging.getLogger(__name__)
 

@@ -17,6 +17,9 @@ PICTURE_1X = (320, 240)
 GTK_MENU_BAR = 25  # measured: the picture starts 25 px below the client's top edge
 GTK_STATUS_BAR = 27  # measured: below the picture, unless --no-statusbar
 SPECTRUM_LEVELS = (0, 192, 248, 252)  # channel values Fuse draws (16-bit surface)
+# X's 32-bit pixels are B G R X in memory: taking the three channels by index copies a
+# 320x240 picture in 0.08 ms, where the reversed slice's copy took 0.4-0.7 ms
+BGR_TO_RGB = [2, 1, 0]
 
 
 @dataclass(frozen=True)
