@@ -188,10 +188,9 @@ class KeyDriver:
                 taps.pressed += 1
                 shown, looking = False, 0.0
                 end = self._last_event + longest_ms / 1000
-                first_look = self._last_event + min(first_look_ms, longest_ms) / 1000
                 watched = self.picture is not None  # each wake is a frame or an event
                 if not watched:  # with a watch, the first look waits for Fuse to draw
-                    self._hold_until(first_look)
+                    self._hold_until(self._last_event + min(first_look_ms, longest_ms) / 1000)
                 checked = time.perf_counter()
                 drawn = False  # the last wait said Fuse drew: look without asking again
                 while True:
