@@ -50,14 +50,6 @@ class Path:
             return 0
         return self.first[order[0]] + sum(dist[a][b] for a, b in itertools.pairwise(order))
 
-    def _leg(self, a: int, b: int) -> int:
-        """Steps from the stone at position ``a`` (-1: the start) to the one at ``b``."""
-        if b < 0 or b >= len(self.order):
-            return 0
-        if a < 0:
-            return self.first[self.order[b]]
-        return self.dist[self.order[a]][self.order[b]]
-
     def descend(self) -> bool:
         """Apply improving shifts until none is left; whether anything improved."""
         improved = False
