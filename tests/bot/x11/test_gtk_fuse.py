@@ -281,8 +281,15 @@ def test_keys_go_to_fuse_gtk_when_the_window_manager_focused_its_inner_window(op
                 time.sleep(0.02)
             assert keys.focused()
             keys.press("space")
+            pressed = time.monotonic()
             while not screens.shows(grab.grab(), "menu"):
                 assert time.monotonic() < deadline, "the key did not reach the game"
+                # the title is drawn before the game empties its key queue (flush_keys in
+                # game/src/menu.asm), so a busy Fuse may drop the first press; SPACE does
+                # nothing on the menu, so pressing it again is no harm
+                if time.monotonic() - pressed > 1.0:
+                    keys.press("space")
+                    pressed = time.monotonic()
                 time.sleep(0.02)
         finally:
             keys.close()
