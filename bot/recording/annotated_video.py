@@ -118,10 +118,11 @@ def place_looks(
     seen: FramesSeen, state: RunState, signatures: dict[int, list[int]]
 ) -> dict[str, int]:
     """Move each look to the movie frame showing its picture (segments with a movie);
-    how many looks there are and how many were found in a movie."""
+    how many looks there are, how many were found in a movie, and by how many frames
+    each segment's movie ran after the clock at its last look."""
     assert state.profile is not None
     width = state.profile.geometry.window[0]
-    matched = 0
+    matched, shifts = 0, {}
     for number, movie in signatures.items():
         entries = [e for e in seen.entries if e.segment == number]
         looks = []
@@ -132,7 +133,8 @@ def place_looks(
         for entry, frame in zip(entries, placed.frames, strict=True):
             entry.frame = frame
         matched += placed.matched
-    return {"count": len(seen.entries), "found_in_movie": matched}
+        shifts[str(number)] = placed.shift
+    return {"count": len(seen.entries), "found_in_movie": matched, "clock_shift": shifts}
 
 
 def _images(

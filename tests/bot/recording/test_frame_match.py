@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from logo_bot.bot.recording.frame_match import place, signature
+from logo_bot.bot.recording.frame_match import REACH, place, signature
 
 
 def screen(number: int, white: tuple[int, int, int] = (255, 255, 255)) -> np.ndarray:
@@ -48,3 +48,42 @@ def test_a_look_whose_picture_is_not_in_reach_keeps_its_estimate():
     placed = place([(5, 1), (100, 2), (500, 9)], movie)
     assert placed.frames == [5, 100, 409], "not found: the estimate, within the movie"
     assert placed.matched == 1
+
+
+def brief_pictures(frames: int, still: int = 0) -> list[int]:
+    """A movie whose picture changes every 4 frames (signature 100 + frame // 4), after
+    ``still`` frames of one picture (signature 1)."""
+    return [1] * still + [100 + f // 4 for f in range(frames)]
+
+
+def test_a_clock_that_started_seconds_before_fuses_first_frame_is_moved_by_the_pins():
+    """Fuse loaded 6 s (at 200 %) after the clock's start: every estimate is 600 frames
+    ahead of the movie, beyond ``REACH``. Looks at brief pictures pin the clock; the
+    looks at the still title go to the title's last frames, not its first."""
+    movie = brief_pictures(1000, still=300)
+    seen = [280, 290, *range(302, 1300, 7)]  # the movie frames the looks showed
+    looks = [(frame + 600, movie[frame]) for frame in seen]
+    assert all(abs(estimate - frame) > REACH for (estimate, _), frame in zip(looks, seen))
+    placed = place(looks, movie)
+    assert placed.matched == len(looks) and -603 <= placed.shift <= -597
+    for frame, look, at in zip(placed.frames, looks, seen, strict=True):
+        assert movie[frame] == look[1] and abs(frame - at) < 4 or at < 300 <= frame + 12
+
+
+def test_a_fuse_that_falls_behind_the_clock_is_followed():
+    """A starved Fuse runs at two thirds of its speed: the clock gets further ahead at
+    every look, 497 frames by the end. Each look is placed by the pins just before it."""
+    movie = brief_pictures(1000)
+    seen = list(range(5, 1000, 9))
+    looks = [(frame * 3 // 2, movie[frame]) for frame in seen]
+    placed = place(looks, movie)
+    assert placed.matched == len(looks)
+    assert all(abs(frame - at) < 4 for frame, at in zip(placed.frames, seen, strict=True))
+    assert -500 < placed.shift < -480, "the last pins' shift"
+
+
+def test_fewer_than_three_pins_leave_the_clock_as_it_is():
+    movie = brief_pictures(100, still=400)
+    looks = [(5, 1), (420, 100 + 1), (440, 100 + 6)]  # two pins, both 15-19 frames late
+    assert place(looks, movie).shift == 0
+    assert place([*looks, (470, 100 + 13)], movie).shift < 0
