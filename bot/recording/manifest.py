@@ -11,6 +11,8 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 
+from logo_bot.bot import processes
+
 SCHEMA_VERSION = 1
 
 
@@ -41,30 +43,58 @@ def fuse_version(log: Path | None) -> str | None:
     return m.group(1) if m else None
 
 
+_KNOWN: dict[str, str | None] = {}  # what tool_version found, for a forced end to use
+
+
+def known_tool_version(binary: str) -> str | None:
+    """What ``tool_version`` found for ``binary`` before, if it ran; never runs it (a
+    forced end has no time to start a program)."""
+    return _KNOWN.get(binary)
+
+
 @cache
 def tool_version(binary: str) -> str | None:
     """The first line of ``binary -version`` (ffmpeg), or None when it is not installed."""
+    _KNOWN[binary] = found = _ask_version(binary)
+    return found
+
+
+def _ask_version(binary: str) -> str | None:
     path = shutil.which(binary)
     if path is None:
         return None
+    try:  # started as the bot's programs are: a forced end kills it too
+        process = processes.start(
+            [path, "-version"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+    except OSError:
+        return None
     try:
-        out = subprocess.run([path, "-version"], capture_output=True, text=True, timeout=10)
-    except (OSError, subprocess.TimeoutExpired):
+        stdout, stderr = process.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
         return None
-    if out.returncode != 0:  # a broken install has no version to report
+    if process.returncode != 0:  # a broken install has no version to report
         return None
-    first = (out.stdout or out.stderr).strip().splitlines()
+    first = (stdout or stderr).decode(errors="replace").strip().splitlines()
     return first[0] if first else None
 
 
-def versions(rom: Path | None, game: Path | None, fuse_log: Path | None) -> dict[str, object]:
-    """Versions of everything that decides how a run goes, and hashes of the game files."""
+def versions(
+    rom: Path | None, game: Path | None, fuse_log: Path | None, run_tools: bool = True
+) -> dict[str, object]:
+    """Versions of everything that decides how a run goes, and hashes of the game files;
+    without ``run_tools`` (a forced end), ffmpeg's only if it was asked before."""
     return {
         "logo_bot": package_version("logo-bot"),
         "python": platform.python_version(),
         "fuse": fuse_version(fuse_log),
         "skoolkit": package_version("skoolkit"),
-        "ffmpeg": tool_version("ffmpeg"),
+        "ffmpeg": tool_version("ffmpeg") if run_tools else known_tool_version("ffmpeg"),
         "rom": {"path": str(rom) if rom else None, "sha256": sha256(rom)},
         "game": {"path": str(game) if game else None, "sha256": sha256(game)},
     }

@@ -314,10 +314,12 @@ class Recording:
         if self._ended is None:  # still playing
             status, error = "aborted", note
             self.state.ended = self.state.ended or time.time()
-            content = build_summary(self.state, status, error, Encoded())
+            content = build_summary(self.state, status, error, Encoded(), at_once=True)
         else:  # the folder was being written: what play ended with stands
             status, error = self._ended
-            content = self._content or build_summary(self.state, status, error, Encoded())
+            content = self._content or build_summary(
+                self.state, status, error, Encoded(), at_once=True
+            )
             self._unwritten(content, note)
         self._write_json(content)
         self.event("run_end", status=status, error=error, forced=reason)

@@ -24,9 +24,10 @@ def iso(t: float) -> str:
 
 
 def build_summary(
-    rec: RunState, status: str, error: str | None, encoded: Encoded
+    rec: RunState, status: str, error: str | None, encoded: Encoded, at_once: bool = False
 ) -> dict[str, Any]:
-    """The content of run.json (see recordings/run.schema.json)."""
+    """The content of run.json (see recordings/run.schema.json); ``at_once``: for a forced
+    end, which starts no program (ffmpeg's version is given only if known already)."""
     ended = rec.ended or time.time()
     segments = []
     for segment in rec.segments():
@@ -62,7 +63,7 @@ def build_summary(
         "started": iso(rec.started),
         "ended": iso(ended),
         "seconds": round(ended - rec.started, 3),
-        "versions": _versions(rec),
+        "versions": _versions(rec, at_once),
         "profile": _profile(rec),
         "session": rec.session_record,
         "requested": (
@@ -196,11 +197,11 @@ def _frames_of(rec: RunState, level: int, spans: list[LevelSpan]) -> dict[str, A
     return {}
 
 
-def _versions(rec: RunState) -> dict[str, Any]:
+def _versions(rec: RunState, at_once: bool) -> dict[str, Any]:
     config = rec.session.fuse.config if rec.session else None
     game = (config.snapshot or config.tape) if config else None
     fuse_log = rec.folder.path / "fuse.log"
-    return manifest.versions(config.rom if config else None, game, fuse_log)
+    return manifest.versions(config.rom if config else None, game, fuse_log, not at_once)
 
 
 def _profile(rec: RunState) -> dict[str, Any] | None:
