@@ -19,7 +19,7 @@ from faults.wayland import wayland_desktop
 from logo_bot.bot import interrupts
 from logo_bot.bot.x11.display import XServer
 from tests.keys_down import release_keys_down
-from tests.programs import MARKS, SLOW, ProgramLog, alive, verdict, worker_log, write_shims
+from tests.programs import LONG, MARKS, SLOW, ProgramLog, alive, verdict, worker_log, write_shims
 
 QUICK = os.environ.get("LOGO_TEST_QUICK") == "1"
 _log: ProgramLog | None = None
@@ -31,7 +31,7 @@ _setup_programs: dict[str, set[str]] = {}
 
 def pytest_configure(config):
     global _log, _shims
-    for mark, text in (*MARKS.items(), SLOW):
+    for mark, text in (*MARKS.items(), SLOW, LONG):
         config.addinivalue_line("markers", f"{mark}: {text}")
     if config.getoption("numprocesses", None) and not hasattr(config, "workerinput"):
         return  # the xdist controller runs no test; each worker watches its own
@@ -50,10 +50,15 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "xserver" in item.fixturenames:
             item.add_marker(pytest.mark.xserver)
-    # modules that run Fuse first, each module's tests still together and in order: side
-    # by side, the long end-to-end tests start early instead of ending the run alone
+    # the long tests first, then modules that run Fuse, each module's tests still together
+    # and in order: side by side, the long end-to-end tests start early instead of ending
+    # the run alone
     with_fuse = {item.module.__name__ for item in items if item.get_closest_marker("fuse")}
-    items.sort(key=lambda item: item.module.__name__ not in with_fuse)
+
+    def order(item: pytest.Item) -> tuple[bool, bool]:
+        return not item.get_closest_marker("long"), item.module.__name__ not in with_fuse
+
+    items.sort(key=order)
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -41,6 +41,7 @@ MARKS = {
     "ffmpeg": "runs ffmpeg, ffprobe, ffplay or fmfconv (no X server, no Fuse)",
 }
 SLOW = "slow", "takes seconds of CPU with no program: left to the whole suite, out of --quick"
+LONG = "long", "an end-to-end test of half a minute or more: started first, side by side"
 QUICK_EXPRESSION = "not fuse and not xserver and not ffmpeg and not slow"  # test.sh --quick
 
 SHIM = """#!/bin/sh

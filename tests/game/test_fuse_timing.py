@@ -77,6 +77,7 @@ def test_timer_counts_emulated_seconds_and_the_transition_lasts_its_frames(
         assert FPS - 1 <= times[0][2] <= FPS or start == level_1_start  # a full first second
 
 
+@pytest.mark.long
 def test_time_up_then_game_over_then_the_title(xserver, game_build, tmp_path):
     title = LAYOUT.screens["title"][0]
 

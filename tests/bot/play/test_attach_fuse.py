@@ -366,6 +366,7 @@ def wait_out_level_1(person: Person, text) -> float:
     return time.time()
 
 
+@pytest.mark.long
 def test_attached_at_game_over_it_goes_back_in_and_plays(xserver, tmp_path, patient_person):
     """GAME OVER shows for 150 frames (3 s at 100 %); a bot starting on a machine under
     load may take longer to look, so the test holds the picture as for TIME UP."""
@@ -384,6 +385,7 @@ def test_attached_at_game_over_it_goes_back_in_and_plays(xserver, tmp_path, pati
     assert patient_person.fuse.alive()
 
 
+@pytest.mark.long
 def test_attached_at_time_up_it_goes_back_in_and_plays(xserver, tmp_path, patient_person):
     """TIME UP shows for 75 frames (1.5 s at 100 %), about what a bot takes to start and
     look on a busy machine: the test holds the picture by stopping the person's Fuse
@@ -464,6 +466,7 @@ def test_attached_mid_level_with_a_wrong_stone_it_takes_it_back_and_finishes(
     assert person.fuse.alive()
 
 
+@pytest.mark.long
 def test_attached_at_a_code_screen_it_learns_the_code_and_plays_on(xserver, tmp_path, person):
     """The code screen shows for 125 frames (1.25 s at 200 %), about what a bot takes to
     start and look on a busy machine: the test holds the picture (SIGSTOP) from the moment

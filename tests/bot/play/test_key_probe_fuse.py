@@ -29,6 +29,7 @@ def built(request, tmp_path_factory):
     return reading, build.build(tmp_path_factory.mktemp("keys"), key_reading=reading).z80
 
 
+@pytest.mark.long
 def test_levels_1_to_5_with_the_probed_timing(xserver, built):
     reading, snapshot = built
     profile = load_profile("practice", [f"game.snapshot={snapshot}"])

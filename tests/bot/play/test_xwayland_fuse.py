@@ -66,6 +66,7 @@ def test_launched_on_xwayland_it_plays_the_levels(wayland, tmp_path, build):
     assert run["session"]["fuse_build"] == build
 
 
+@pytest.mark.long
 def test_attached_to_fuse_gtk_at_2x_on_xwayland_it_finishes_and_leaves_it_running(
     wayland, tmp_path
 ):
