@@ -50,15 +50,11 @@ class TextReader:
         """The whole screen as 24 lines of 32 characters."""
         cells = self.cells(frame)
         out = []
-        for row in range(ROWS):
-            chars = []
-            for col in range(COLS):
-                pattern = tuple(int(b) for b in cells[row, col])
-                chars.append(self.font.match(pattern) or UNKNOWN)
-            out.append("".join(chars))
+        for row in cells.tolist():  # lists of ints: far cheaper to look up than numpy's
+            out.append("".join(self.font.match(tuple(cell)) or UNKNOWN for cell in row))
         return out
 
     def field(self, frame: np.ndarray, row: int, col: int, width: int) -> str:
         """The text in ``width`` cells from (``col``, ``row``)."""
-        cells = self.cells(frame, row, col, 1, width)[0]
-        return "".join(self.font.match(tuple(int(b) for b in cell)) or UNKNOWN for cell in cells)
+        cells = self.cells(frame, row, col, 1, width)[0].tolist()
+        return "".join(self.font.match(tuple(cell)) or UNKNOWN for cell in cells)
