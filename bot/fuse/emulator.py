@@ -133,7 +133,7 @@ class Fuse:
     window_id: int
     home: Path
     log_path: Path
-    started_at: float
+    started_at: float  # when its window appeared: the run's clock of its frames starts here
     killed: bool = False  # stop() had to SIGKILL it: its movie and RZX may be cut short
     _stopped: bool = field(default=False, repr=False)
     _unforce: Callable[[], None] | None = field(default=None, repr=False)
@@ -186,9 +186,10 @@ class Fuse:
             while True:
                 window = fuse_window_of(dpy, process.pid)
                 if window is not None:
+                    shown = time.monotonic()  # its first frame follows; loading came before
                     dpy.close()  # here, where an interrupt still stops this Fuse
                     dpy = None
-                    return cls(config, display, process, window.id, home, log_path, started)
+                    return cls(config, display, process, window.id, home, log_path, shown)
                 if process.poll() is not None:
                     raise EmulatorError(
                         f"Fuse exited during start-up (exit {process.returncode}): "

@@ -28,7 +28,7 @@ class Segment:
     """One run of Fuse within a session (a restart starts the next one) and its files."""
 
     number: int
-    started_at: float  # time.monotonic() when Fuse was started
+    started_at: float  # time.monotonic() when Fuse showed its window (its frame 0 follows)
     started_wall: float  # time.time() at the same moment
     speed: int
     rzx: Path | None

@@ -1,5 +1,7 @@
 import logging
 import os
+import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -28,6 +30,24 @@ def test_fuse_starts_with_a_private_home_and_stops_cleanly(xserver):
     assert code == 0, "SIGTERM with --no-confirm-actions exits cleanly"
     assert not fuse.killed
     assert not fuse.home.exists()
+
+
+@pytest.mark.fuse
+def test_the_clock_of_fuses_frames_starts_when_its_window_shows_not_at_launch(
+    xserver, tmp_path, monkeypatch
+):
+    """Fuse loads for seconds on a busy machine before its first frame: a clock started at
+    the launch ran that far ahead of the movie (a 3 s load at 200 %: levels 1 and 2 were
+    given level 3's frames). It starts when the window shows."""
+    slow = tmp_path / "bin" / "fuse-sdl"
+    slow.parent.mkdir()
+    slow.write_text(f'#!/bin/sh\nsleep 1\nexec {shutil.which("fuse-sdl")} "$@"\n')
+    slow.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{slow.parent}{os.pathsep}{os.environ['PATH']}")
+    launched = time.monotonic()
+    with Fuse.start(FuseConfig(), xserver.display) as fuse:
+        shown = time.monotonic()
+        assert launched + 1.0 <= fuse.started_at <= shown
 
 
 @pytest.mark.fuse
