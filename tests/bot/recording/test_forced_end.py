@@ -12,6 +12,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from faults.folder_check import check_folder
@@ -36,15 +37,27 @@ STUCK = textwrap.dedent(
 )
 
 
-def test_a_second_signal_marks_the_folder_and_exits_130(tmp_path):
+def stopped_twice(
+    script: str,
+    where: Path,
+    env: dict[str, str] | None = None,
+    when: Callable[[], bool] = lambda: True,
+) -> tuple[RunFolder, int, str]:
+    """Run ``script`` (it prints its run folder), send SIGTERM once ``when()`` holds and
+    again 0.2 s later (two at once are one: the watchdog would force the end, at 8 s);
+    its folder, exit status and standard error."""
     process = subprocess.Popen(
-        [sys.executable, "-c", STUCK, str(tmp_path)],
+        [sys.executable, "-c", script, str(where)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env=env,
     )
     try:
         folder = RunFolder(Path(process.stdout.readline().strip()))
+        while not when():
+            assert process.poll() is None, process.communicate()
+            time.sleep(0.01)
         process.send_signal(signal.SIGTERM)
         time.sleep(0.2)
         process.send_signal(signal.SIGTERM)
@@ -53,7 +66,12 @@ def test_a_second_signal_marks_the_folder_and_exits_130(tmp_path):
         if process.poll() is None:
             process.kill()
             process.wait()
-    assert process.returncode == 130, err
+    return folder, process.returncode, err
+
+
+def test_a_second_signal_marks_the_folder_and_exits_130(tmp_path):
+    folder, code, err = stopped_twice(STUCK, tmp_path)
+    assert code == 130, err
     run = json.loads(folder.run_json.read_text())
     assert run["status"] == "aborted"
     assert run["error"].startswith("stopped by SIGTERM, then ended at once: a second stop")
@@ -98,31 +116,14 @@ def test_a_forced_end_starts_no_program_and_kills_the_one_asked_for_a_version(tm
     (tools / "ffmpeg").write_text(SLOW_FFMPEG.format(ran=ran))
     (tools / "ffmpeg").chmod(0o755)
     env = {**os.environ, "PATH": f"{tools}{os.pathsep}{os.environ['PATH']}"}
-    process = subprocess.Popen(
-        [sys.executable, "-c", ASKING_FFMPEG, str(tmp_path / "runs")],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
     try:
-        folder = RunFolder(Path(process.stdout.readline().strip()))
-        while not ran.is_file():  # the main thread is asking ffmpeg
-            assert process.poll() is None, process.communicate()
-            time.sleep(0.01)
-        process.send_signal(signal.SIGTERM)
-        time.sleep(0.2)  # two signals at once are one (else the watchdog forces it, at 8 s)
-        process.send_signal(signal.SIGTERM)
-        _, err = process.communicate(timeout=10)
+        folder, code, err = stopped_twice(ASKING_FFMPEG, tmp_path / "runs", env, ran.is_file)
     finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
         pids = [int(line) for line in ran.read_text().split()] if ran.is_file() else []
         alive = [pid for pid in pids if _running(pid)]
         for pid in alive:
             os.kill(pid, signal.SIGKILL)
-    assert process.returncode == 130, err
+    assert code == 130, err
     assert len(pids) == 1, "the forced end asked ffmpeg again"
     assert alive == [], "the ffmpeg asked for its version outlived the bot"
     run = json.loads(folder.run_json.read_text())
