@@ -59,15 +59,18 @@ def locate(profile: Profile, image: np.ndarray) -> Placement:
         near |= np.abs(wide - colour).max(axis=-1) <= 8
     ys, xs = np.nonzero(near)
     for scale in (1, 2, 3):
-        # Every (stone pixel, preview cell, sub-pixel) pair proposes a window position.
+        # Every (stone pixel, preview cell) pair proposes a window position, the pixel
+        # taken as the middle of the stone's probe pixel, which is where the checks below
+        # and the vision read it (every pixel of the scale x scale block would propose
+        # the same positions again, shifted: scale^2 times the work, for nothing)
+        half = scale // 2
         lefts, tops = [], []
         for row in range(1, g.preview.rows + 1):
             for col in range(1, g.preview.cols + 1):
                 cx, cy = g.preview.cell_origin(row, col)
                 sx, sy = cx + g.preview_stone[0], cy + g.preview_stone[1]
-                for d in range(scale * scale):
-                    lefts.append(xs - sx * scale - d % scale)
-                    tops.append(ys - sy * scale - d // scale)
+                lefts.append(xs - sx * scale - half)
+                tops.append(ys - sy * scale - half)
         if not lefts:
             break
         cand = np.stack([np.concatenate(lefts), np.concatenate(tops)], axis=1)
@@ -77,7 +80,9 @@ def locate(profile: Profile, image: np.ndarray) -> Placement:
             & (cand[:, 0] + w * scale <= width)
             & (cand[:, 1] + h * scale <= height)
         )
-        cand = cand[inside]
+        # many pairs propose the same position: each is checked once
+        key = np.unique(cand[inside, 1].astype(np.int64) * width + cand[inside, 0])
+        cand = np.stack([key % width, key // width], axis=1)
         # Cheap tests on all proposals at once: the border corners agree (Fuse paints it in
         # one colour) and the level marker cell is not uniform.
         corner = image[cand[:, 1], cand[:, 0]]
@@ -94,7 +99,6 @@ def locate(profile: Profile, image: np.ndarray) -> Placement:
                 varied |= (pixel != first).any(axis=-1)
         cand = cand[varied]
         # Every preview cell is empty (probe pixels equal) or shows a value colour.
-        half = scale // 2
         for row in range(1, g.preview.rows + 1):
             for col in range(1, g.preview.cols + 1):
                 cx, cy = g.preview.cell_origin(row, col)
