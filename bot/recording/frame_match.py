@@ -6,8 +6,8 @@ Fuse's movie holds every frame, and a grabbed picture equals one of them up to t
 colours: the window's bright white is (248, 252, 248) where the movie's is (255, 255,
 255). So pictures are compared by a ``signature`` of the top three bits of each channel,
 and a look goes to the movie frame with its signature nearest to the clock's estimate,
-once that is moved by how far the clock was off: Fuse's first frame comes after the
-clock's start, seconds after it when Fuse loads on a busy machine.
+once that is moved by how far the clock was off. The clock starts when Fuse's window
+shows (its first frame follows within moments), but a starved Fuse falls behind it.
 """
 
 from __future__ import annotations
@@ -74,11 +74,12 @@ def place(looks: Sequence[tuple[int, int]], movie: Sequence[int], reach: int = R
 def clock_shifts(looks: Sequence[tuple[int, int]], where: dict[int, list[int]]) -> list[int]:
     """For each look, how many frames the movie ran after (+) or before (-) the clock.
 
-    The clock counts from Fuse's start, but Fuse's first frame comes when it has loaded,
-    seconds later on a busy machine, and a starved Fuse falls further behind. A look
-    whose picture the movie shows once, for at most ``PIN`` frames, says where the
-    clock was: the shift is the median of the last ``RECENT`` such pins (of the first
-    ones, before them), or 0 while fewer than ``MIN_PINS`` looks pin it in all."""
+    The clock counts from the moment Fuse's window showed, about its first frame, but a
+    starved Fuse falls behind it as it runs (and a clock started early, as one started
+    at Fuse's launch was, is off from the start). A look whose picture the movie shows
+    once, for at most ``PIN`` frames, says where the clock was: the shift is the median
+    of the last ``RECENT`` such pins (of the first ones, before them), or 0 while fewer
+    than ``MIN_PINS`` looks pin it in all."""
     pins: list[int | None] = []
     for estimate, sig in looks:
         shown = where.get(sig, [])

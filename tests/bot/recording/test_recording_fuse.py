@@ -208,7 +208,7 @@ def test_annotated_shows_the_same_frame_as_the_video_at_every_moment(recorded):
     assert stale == [], "frames (and the nearest video frame's offset) showing another frame"
     # most looks are found in the movie (at rest 142 of 148; a grab made while Fuse was
     # drawing, more often on a busy machine, matches no frame and keeps the clock's place;
-    # a Fuse that loads seconds after the clock's start is found by the clock's shift)
+    # a Fuse that falls behind the run's clock is followed by the clock's shift)
     looks = run["annotated"]["looks"]
     assert looks["found_in_movie"] >= 0.5 * looks["count"] > 0, looks
 
