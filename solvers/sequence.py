@@ -15,7 +15,10 @@ the plan (id ``n``). A pair is allowed only if some plan could have the two ston
 right after the other (``solvers.precedence``). Children are bounded from their parent's
 potentials; one taken out of the queue is repaired only as far as needed to see whether
 its bound rises past its place in the queue, and if it does it goes back one press
-later, still unrepaired: many never come out again.
+later, still unrepaired: many never come out again. Among partial plans of equal bound
+and presses, one whose last stone is the one the assignment already put there comes
+first: it needs no repair, and following the assignment finds plans that meet the bound
+far sooner (level 50 of the practice game: 70 partial plans forward instead of 5190).
 """
 
 from __future__ import annotations
@@ -92,12 +95,14 @@ class Frontier:
         self.full = (1 << n) - 1
         self.tie = count()
         self.lower = n + root.value
-        # Entries: (f, -g, tie, state, g, assignment, pending, front, back), where
-        # ``state`` is (placed, at, kept, end, fit), the key of ``seen``, and ``pending``
-        # the parent's ``at`` (forward) or ``end`` (backward), None at the root: with
-        # the entry's own, the row and the column the assignment has still to drop.
+        # Entries: (f, -g, strayed, tie, state, g, assignment, pending, front, back),
+        # where ``strayed`` says the last stone is not the one the parent's assignment
+        # put there, ``state`` is (placed, at, kept, end, fit), the key of ``seen``, and
+        # ``pending`` the parent's ``at`` (forward) or ``end`` (backward), None at the
+        # root: with the entry's own, the row and the column the assignment has still
+        # to drop.
         start = (0, n, 0, n, rules.all_fit)
-        self.heap: list = [(self.lower, 0, 0, start, 0, root, None, None, None)]
+        self.heap: list = [(self.lower, 0, False, 0, start, 0, root, None, None, None)]
         self.seen: dict[tuple[int, int, int, int, int], int] = {}
         self.done = False
         self.nodes = 0
@@ -118,7 +123,7 @@ class Frontier:
             if not heap:
                 self._finish()
                 return
-            f, _, _, state, g, ap, pending, front, back = heappop(heap)
+            f, _, strayed, _, state, g, ap, pending, front, back = heappop(heap)
             if f >= best.presses:
                 self._finish()
                 return
@@ -139,7 +144,8 @@ class Frontier:
                 below = ap.without_below(row, col, f + 1 - floor)
                 if below is None:
                     if f + 1 < best.presses:
-                        heappush(heap, (f + 1, -g, next(tie), state, g, ap, pending, front, back))
+                        entry = (f + 1, -g, strayed, next(tie), state, g, ap, pending, front, back)
+                        heappush(heap, entry)
                     continue
                 ap = below
             pops -= 1
@@ -172,6 +178,7 @@ class Frontier:
         if self.direction == FORWARD:
             line = self.cost[at]
             base -= pot_row[at]
+            partner = ap.col_of[at]
             for v, kept_fit in self.rules.fronts(placed, kept, fit, at):
                 leg = line[v]
                 bound = base + leg - pot_col[v]
@@ -182,10 +189,13 @@ class Frontier:
                 if seen.get(key, INFINITE) <= moved:
                     continue
                 seen[key] = moved
-                heappush(heap, (bound, -moved, next(tie), key, moved, ap, at, (v, front), back))
+                strayed = v != partner
+                entry = (bound, -moved, strayed, next(tie), key, moved, ap, at, (v, front), back)
+                heappush(heap, entry)
         else:
             cost = self.cost
             base -= pot_col[end]
+            partner = ap.row_of[end]
             for v, kept_fit in self.rules.backs(placed, kept, fit, end):
                 leg = cost[v][end]
                 bound = base + leg - pot_row[v]
@@ -196,7 +206,9 @@ class Frontier:
                 if seen.get(key, INFINITE) <= moved:
                     continue
                 seen[key] = moved
-                heappush(heap, (bound, -moved, next(tie), key, moved, ap, end, front, (v, back)))
+                strayed = v != partner
+                entry = (bound, -moved, strayed, next(tie), key, moved, ap, end, front, (v, back))
+                heappush(heap, entry)
 
     def _finish(self) -> None:
         self.done = True

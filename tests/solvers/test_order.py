@@ -216,9 +216,9 @@ def _level(number):
 
 @pytest.mark.parametrize("direction", [FORWARD, BACKWARD])
 def test_a_search_stops_soon_after_its_deadline(direction):
-    # Level 50 needs thousands of partial plans; past its deadline a search takes out
+    # Level 79 needs thousands of partial plans; past its deadline a search takes out
     # at most CLOCK_EVERY of them, however many it was told to take.
-    target = _level(50).board
+    target = _level(79).board
     stones = Numbered(stone_graph(target))
     rules = Orientations(stones, list(solutions(target)))
     tour = Tour(stones, (1, 1), False)
@@ -235,6 +235,28 @@ def test_a_search_stops_soon_after_its_deadline(direction):
     late, free = searches
     assert late.nodes <= CLOCK_EVERY and not late.done
     assert free.nodes == 4 * CLOCK_EVERY
+
+
+def test_a_search_that_follows_the_assignment_first_meets_its_first_bound_soon():
+    # Level 50's root bound, 124 presses, is its fewest. Among partial plans of equal
+    # bound and presses, those whose last stone is the one the assignment put there
+    # come out first: the forward search finds a plan of 124 within a few dozen partial
+    # plans (taken in the order they were made it needed 5190).
+    target = _level(50).board
+    stones = Numbered(stone_graph(target))
+    rules = Orientations(stones, list(solutions(target)))
+    tour = Tour(stones, (1, 1), False)
+    matrix = cost_matrix(rules, tour.dist, tour.from_start)
+    n = stones.n
+    root = Assignment(matrix, [n, *range(n)], [*range(n), n])
+    assert n + root.value == 124
+    first = fewest_presses(target, budget_s=0)
+    best = Incumbent([stones.index[c] for c in first.plan], first.presses)
+    assert best.presses > 124
+    search = Frontier(rules, matrix, root, FORWARD, best)
+    search.run(500)
+    assert search.done and best.presses == 124
+    verify(target, [stones.cells[v] for v in best.plan])
 
 
 def test_dives_stop_after_one_once_the_deadline_has_passed():
