@@ -35,6 +35,9 @@ class Rules:
 
     n: int
     all_fit: int
+    # With a single fixed orientation, each stone's parents (``front`` is then 1 while
+    # they are all placed and the stone is not placed nor kept, else 0); None otherwise.
+    fixed_parents: list[int] | None = None
 
     def fronts(self, placed: int, kept: int, fit: int, last: int = -1) -> list[Move]:
         """Every stone that may be placed next (the list may be shared: not to change).
@@ -96,6 +99,7 @@ class Orientations(Rules):
         self.single = len(plans) == 1
         self._never: list[int] | None = None
         if self.single:
+            self.fixed_parents = self.parents[0]
             self._fronts = ReadySets(self.parents[0], self.children[0])
             self._backs = ReadySets(self.children[0], self.parents[0])
 

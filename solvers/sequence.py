@@ -224,6 +224,19 @@ class Frontier:
         order = []
         row = at
         goal = self.full & ~kept
+        parents = self.rules.fixed_parents
+        if parents is not None:
+            # ``front`` inlined for one fixed orientation (the common case).
+            while True:
+                col = col_of[row]
+                if col == end:
+                    break
+                if col == n or parents[col] & ~placed or (placed | kept) >> col & 1:
+                    return None
+                order.append(col)
+                placed |= 1 << col
+                row = col
+            return order if placed == goal else None
         while True:
             col = col_of[row]
             if col == end:

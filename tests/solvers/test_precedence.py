@@ -3,7 +3,13 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from logo_bot.solvers.precedence import ReadySets
+from logo_bot.solvers.levels import parse_level
+from logo_bot.solvers.numbered import Numbered
+from logo_bot.solvers.planner import solutions
+from logo_bot.solvers.precedence import ForwardRule, Orientations, ReadySets
+from logo_bot.solvers.stones import stone_graph
+
+LEVEL_1 = "6 10\n..........\n....2.....\n...212....\n....2.....\n..........\n..........\n"
 
 
 def _dag(seed, n):
@@ -52,3 +58,24 @@ def test_ready_sets_ignore_a_last_stone_that_is_not_done():
     assert back.moves(0) == [(1, 1), (2, 1)]
     assert back.moves(2, last=1) == [(2, 1)]
     assert back.moves(6, last=2) == [(0, 1)]
+
+
+def test_fixed_parents_answer_front_for_a_single_orientation():
+    # Level 1 of the practice game has one solution: ``fixed_parents`` then says what
+    # ``front`` says, for every stone and many partial plans; with two orientations, or
+    # the forward rule, there are none.
+    target = parse_level(LEVEL_1)
+    stones = Numbered(stone_graph(target))
+    plans = list(solutions(target))
+    rules = Orientations(stones, plans)
+    parents = rules.fixed_parents
+    assert parents is not None
+    rng = random.Random(3)
+    for _ in range(200):
+        placed = rng.getrandbits(stones.n)
+        kept = rng.getrandbits(stones.n) & ~placed
+        for v in range(stones.n):
+            fits = not parents[v] & ~placed and not (placed | kept) >> v & 1
+            assert rules.front(placed, kept, 1, v) == int(fits)
+    assert Orientations(stones, plans * 2).fixed_parents is None
+    assert ForwardRule(stones).fixed_parents is None
