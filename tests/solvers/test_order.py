@@ -259,6 +259,23 @@ def test_a_search_that_follows_the_assignment_first_meets_its_first_bound_soon()
     verify(target, [stones.cells[v] for v in best.plan])
 
 
+@pytest.mark.parametrize("max_nodes", [None, 1], ids=["proven", "out-of-nodes"])
+def test_only_a_plan_left_unproven_gets_rounds_of_local_search(monkeypatch, max_nodes):
+    # The first plans get one descent; the searches prove level 79's best plan, and
+    # only a search that ran out of nodes has its best plan kicked and descended again.
+    calls = []
+    polished = order._polished
+
+    def spy(rules, tour, plan, rounds):
+        calls.append(rounds)
+        return polished(rules, tour, plan, rounds)
+
+    monkeypatch.setattr(order, "_polished", spy)
+    result = fewest_presses(_level(79).board, budget_s=None, max_nodes=max_nodes)
+    assert result.optimal == (max_nodes is None)
+    assert calls == ([0] if max_nodes is None else [0, order.IMPROVE_ROUNDS])
+
+
 def test_dives_stop_after_one_once_the_deadline_has_passed():
     # Level 68 needs 113 presses: its root bound (111) lets the dives look for a plan
     # of 112, which they never find.
