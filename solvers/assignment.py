@@ -182,20 +182,25 @@ class Assignment:
         labelled from the first row on, so the nearest is simply the least label (the
         lowest column among equals, as from the heap)."""
         cost, pot_row, pot_col, row_of = self.cost, self.pot_row, self.pot_col, self.row_of
-        reach = [INFINITE * 8] * len(cost)
+        far = INFINITE * 8
+        reach = [far] * len(cost)
         via = [-1] * len(cost)
         todo = self.cols  # the columns not reached for good, lowest first
         passed: list[int] = []
         row, col, near = start, -1, 0
         while True:
             line, base = cost[row], near - pot_row[row]
+            came = col
+            near = 2 * far  # above every label
             for c in todo:
                 d = line[c] + base - pot_col[c]
                 if d < reach[c]:
                     reach[c] = d
-                    via[c] = col
-            col = min(todo, key=reach.__getitem__)
-            near = reach[col]
+                    via[c] = came
+                else:
+                    d = reach[c]
+                if d < near:
+                    near, col = d, c
             todo.remove(col)
             if row_of[col] < 0:
                 return _labelled_path(near, col, via, reach, passed)
