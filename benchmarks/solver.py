@@ -21,6 +21,9 @@ import platform
 import sys
 from collections.abc import Sequence
 from importlib import metadata
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as benchmarks/solver.py
 
 from benchmarks import contenders, corpus, keypresses, targets
 from benchmarks.measure import Contender, Tally, measure
