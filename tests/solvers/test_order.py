@@ -214,17 +214,22 @@ def _level(number):
     return load_level_list(LEVELS_FILE)[number - 1]
 
 
-@pytest.mark.parametrize("direction", [FORWARD, BACKWARD])
-def test_a_search_stops_soon_after_its_deadline(direction):
-    # Level 79 needs thousands of partial plans; past its deadline a search takes out
-    # at most CLOCK_EVERY of them, however many it was told to take.
-    target = _level(79).board
+def _search_setup(number):
+    """Level ``number``'s target, stones, rules, cost matrix and root assignment, from (1,1)."""
+    target = _level(number).board
     stones = Numbered(stone_graph(target))
     rules = Orientations(stones, list(solutions(target)))
     tour = Tour(stones, (1, 1), False)
     matrix = cost_matrix(rules, tour.dist, tour.from_start)
     n = stones.n
-    root = Assignment(matrix, [n, *range(n)], [*range(n), n])
+    return target, stones, rules, matrix, Assignment(matrix, [n, *range(n)], [*range(n), n])
+
+
+@pytest.mark.parametrize("direction", [FORWARD, BACKWARD])
+def test_a_search_stops_soon_after_its_deadline(direction):
+    # Level 79 needs thousands of partial plans; past its deadline a search takes out
+    # at most CLOCK_EVERY of them, however many it was told to take.
+    target, stones, rules, matrix, root = _search_setup(79)
     first = fewest_presses(target, budget_s=0)
     searches = []
     for deadline in (0.0, None):
@@ -242,14 +247,8 @@ def test_a_search_that_follows_the_assignment_first_meets_its_first_bound_soon()
     # bound and presses, those whose last stone is the one the assignment put there
     # come out first: the forward search finds a plan of 124 within a few dozen partial
     # plans (taken in the order they were made it needed 5190).
-    target = _level(50).board
-    stones = Numbered(stone_graph(target))
-    rules = Orientations(stones, list(solutions(target)))
-    tour = Tour(stones, (1, 1), False)
-    matrix = cost_matrix(rules, tour.dist, tour.from_start)
-    n = stones.n
-    root = Assignment(matrix, [n, *range(n)], [*range(n), n])
-    assert n + root.value == 124
+    target, stones, rules, matrix, root = _search_setup(50)
+    assert stones.n + root.value == 124
     first = fewest_presses(target, budget_s=0)
     best = Incumbent([stones.index[c] for c in first.plan], first.presses)
     assert best.presses > 124
