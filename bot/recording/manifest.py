@@ -7,7 +7,6 @@ import platform
 import re
 import shutil
 import subprocess
-from functools import cache
 from importlib import metadata
 from pathlib import Path
 
@@ -43,20 +42,21 @@ def fuse_version(log: Path | None) -> str | None:
     return m.group(1) if m else None
 
 
-_KNOWN: dict[str, str | None] = {}  # what tool_version found, for a forced end to use
+_FOUND: dict[str, str | None] = {}  # each tool's version, asked once a process
 
 
 def known_tool_version(binary: str) -> str | None:
     """What ``tool_version`` found for ``binary`` before, if it ran; never runs it (a
     forced end has no time to start a program)."""
-    return _KNOWN.get(binary)
+    return _FOUND.get(binary)
 
 
-@cache
 def tool_version(binary: str) -> str | None:
-    """The first line of ``binary -version`` (ffmpeg), or None when it is not installed."""
-    _KNOWN[binary] = found = _ask_version(binary)
-    return found
+    """The first line of ``binary -version`` (ffmpeg), or None when it is not installed;
+    asked once a process."""
+    if binary not in _FOUND:
+        _FOUND[binary] = _ask_version(binary)
+    return _FOUND[binary]
 
 
 def _ask_version(binary: str) -> str | None:

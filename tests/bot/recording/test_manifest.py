@@ -10,11 +10,10 @@ def test_a_tool_that_fails_reports_no_version(tmp_path, monkeypatch):
     )
     tool.chmod(0o755)
     monkeypatch.setenv("PATH", str(tmp_path))
-    manifest.tool_version.cache_clear()
-    try:
-        assert manifest.tool_version("fftool") is None
-        tool.write_text("#!/bin/sh\necho 'fftool version 6.1'\n")
-        manifest.tool_version.cache_clear()
-        assert manifest.tool_version("fftool") == "fftool version 6.1"
-    finally:
-        manifest.tool_version.cache_clear()
+    monkeypatch.setattr(manifest, "_FOUND", {})  # nothing asked yet
+    assert manifest.tool_version("fftool") is None
+    assert manifest.known_tool_version("fftool") is None
+    tool.write_text("#!/bin/sh\necho 'fftool version 6.1'\n")
+    monkeypatch.setattr(manifest, "_FOUND", {})
+    assert manifest.tool_version("fftool") == "fftool version 6.1"
+    assert manifest.known_tool_version("fftool") == "fftool version 6.1"
