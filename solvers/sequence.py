@@ -224,28 +224,20 @@ class Frontier:
         order = []
         row = at
         goal = self.full & ~kept
-        parents = self.rules.fixed_parents
-        if parents is not None:
-            # ``front`` inlined for one fixed orientation (the common case).
-            while True:
-                col = col_of[row]
-                if col == end:
-                    break
-                if col == n or parents[col] & ~placed or (placed | kept) >> col & 1:
-                    return None
-                order.append(col)
-                placed |= 1 << col
-                row = col
-            return order if placed == goal else None
+        parents = self.rules.fixed_parents  # one fixed orientation: ``front`` inlined
         while True:
             col = col_of[row]
             if col == end:
                 break
             if col == n:
                 return None
-            fit = front(placed, kept, fit, col)
-            if not fit:
-                return None
+            if parents is not None:
+                if parents[col] & ~placed or (placed | kept) >> col & 1:
+                    return None
+            else:
+                fit = front(placed, kept, fit, col)
+                if not fit:
+                    return None
             order.append(col)
             placed |= 1 << col
             row = col
