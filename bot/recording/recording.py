@@ -381,4 +381,4 @@ class Recording:
             write_json(self.folder.run_json, content)
 
 
-PLOTS_S = 3.0  # the report's plots take up to this long (matplotlib, cold)
+PLOTS_S = 0.5  # the report's plots take milliseconds (svg_chart): a margin for a starved machine
