@@ -4,7 +4,10 @@ nothing shipped imports the practice game, the fault injection or the tests."""
 from __future__ import annotations
 
 import ast
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 from logo_bot import bot
@@ -162,3 +165,22 @@ def test_the_projects_parts_are_imported_only_through_logo_bot():
     assert wrong == []
     assert OLD_IMPORT.search("x = 1\n    from bot.x11 import keys\n")
     assert not OLD_IMPORT.search("from logo_bot.bot.x11 import keys\nimport botany\n")
+
+
+def test_the_bot_imports_numpy_with_no_blas_worker_thread_spinning():
+    """OpenBLAS starts a worker per core at numpy's import (each spins about 0.1 s of CPU):
+    a process that imports the bot, whose environment says nothing, has one thread only;
+    one that says how many threads it wants keeps its own figure."""
+    code = "import os, logo_bot.bot.see.vision; print(len(os.listdir('/proc/self/task')))"
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    for wanted, threads in ((None, 1), ("1", 1)):
+        if wanted is not None:
+            env["OPENBLAS_NUM_THREADS"] = wanted
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                             text=True, check=True)  # fmt: skip
+        assert int(out.stdout) == threads
+    said = "import os, logo_bot.bot; print(os.environ['OPENBLAS_NUM_THREADS'])"
+    env["OPENBLAS_NUM_THREADS"] = "2"
+    out = subprocess.run([sys.executable, "-c", said], env=env, capture_output=True,
+                         text=True, check=True)  # fmt: skip
+    assert out.stdout.strip() == "2"
