@@ -17,8 +17,6 @@ next run (``sweep_homes``).
 
 from __future__ import annotations
 
-import contextlib
-import os
 import random
 import signal
 import time
@@ -37,6 +35,7 @@ from faults.kill_round import (
     in_play,
     in_the_encoding,
     in_the_menus,
+    kill_exactly,
 )
 from faults.stop_outcome import Outcome, end_and_check
 from faults.x_stop import XStop, site_dir
@@ -202,8 +201,7 @@ def _end_killed(result: RoundResult, bot: Bot, work: Path) -> None:
     with bot.watch.lock:
         fuse_seen = any(p.name.startswith("fuse") for p in bot.watch.seen.values())
     for proc in left:  # ours to clean up, by PID, for the rounds after this one
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(proc.pid, signal.SIGKILL)
+        kill_exactly(proc)
     result.orphans = [f"{p.name} {p.pid}" for p in left]
     (work / "stderr.txt").write_text("".join(f"{line}\n" for line in bot.stderr))
     if result.signal == "SIGKILL":

@@ -79,6 +79,25 @@ def running(proc: Proc) -> bool:
     return now is not None and now.start == proc.start and now.state not in ("Z", "X")
 
 
+def kill_exactly(proc: Proc, signum: int = signal.SIGKILL) -> bool:
+    """Send ``signum`` to ``proc`` itself, never to a later process that got its PID: the
+    signal goes through a pidfd opened while ``proc`` was seen to run (its start time
+    checked after the open). False when it had ended already."""
+    try:
+        pidfd = os.pidfd_open(proc.pid)
+    except ProcessLookupError:
+        return False
+    try:
+        if not running(proc):
+            return False
+        signal.pidfd_send_signal(pidfd, signum)
+        return True
+    except ProcessLookupError:
+        return False
+    finally:
+        os.close(pidfd)
+
+
 def set_subreaper(on: bool) -> None:
     """Orphans of the bot come to this process instead of init (Linux), so none is missed."""
     with contextlib.suppress(OSError, AttributeError):
@@ -425,7 +444,8 @@ def in_a_restart(bot: Bot, rng: random.Random) -> str:
     if len(running) != 1:
         raise Missed(f"one Fuse to kill: {len(running)} running")
     fuse = running[0]
-    os.kill(fuse.pid, signal.SIGKILL)  # the bot's child now: a crash of its Fuse
+    if not kill_exactly(fuse):  # the bot's child now: a crash of its Fuse
+        raise Missed("the Fuse to kill had ended already")
     bot.wait("the restart event", lambda: any(e["event"] == "restart" for e in bot.events()))
     delay = rng.uniform(0.0, 0.5)
     bot.sleep(delay)

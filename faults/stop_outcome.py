@@ -4,9 +4,6 @@ tests and the kill benchmark alike."""
 
 from __future__ import annotations
 
-import contextlib
-import os
-import signal
 import threading
 import time
 from dataclasses import dataclass, field
@@ -14,7 +11,7 @@ from pathlib import Path
 
 from faults.display_left import grab_watch
 from faults.folder_check import check_folder
-from faults.kill_round import SETTLE_S, Bot
+from faults.kill_round import SETTLE_S, Bot, kill_exactly
 from faults.stop_checks import (
     BOUND_S,
     DisplayLeft,
@@ -74,8 +71,7 @@ def end_and_check(
     bot.close()
     left = bot.watch.left_running(SETTLE_S)
     for proc in left:  # ours to clean up, by PID
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(proc.pid, signal.SIGKILL)
+        kill_exactly(proc)
     out.left = [f"{p.name} {p.pid}" for p in left]
     out.temp_left = [
         p.name for p in bot.temp.iterdir() if not (p.is_file() and p.name.endswith(".Xauthority"))
