@@ -31,10 +31,13 @@ def test_ticks_cover_the_range_at_a_round_step(low, span, whole):
     ticks = nice_ticks(low, low + span, whole=whole)
     slack = 1e-6 * (ticks[1] - ticks[0])  # a bound within a millionth of a step is on it
     assert ticks[0] <= low + slack and ticks[-1] >= low + span - slack
-    step = ticks[1] - ticks[0]
-    assert all(b - a == pytest.approx(step, rel=1e-6) for a, b in itertools.pairwise(ticks))
-    mantissa = step / 10 ** math.floor(math.log10(step))
-    assert round(mantissa, 6) in (1, 2, 5)
+    step = (ticks[-1] - ticks[0]) / (len(ticks) - 1)
+    noise = 4 * math.ulp(max(abs(ticks[0]), abs(ticks[-1])))  # of ticks far from 0
+    assert all(
+        b - a == pytest.approx(step, rel=1e-6, abs=noise) for a, b in itertools.pairwise(ticks)
+    )
+    mantissa = step / 10 ** math.floor(math.log10(step))  # the step's first digit
+    assert any(math.isclose(mantissa, m, rel_tol=1e-6) for m in (1, 2, 5, 10))
     assert len(ticks) <= 14
     if whole:
         assert all(t == int(t) for t in ticks)
