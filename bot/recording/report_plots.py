@@ -50,14 +50,15 @@ def seconds_plot(runs: Sequence[RunData], path: Path) -> Path:
     width = 0.8 / max(1, len(runs))
     for index, (data, some) in enumerate(zip(runs, rows, strict=True)):
         xs = [r.level + (index - (len(runs) - 1) / 2) * width for r in some]
+        ys = [r.get("seconds") for r in some]
         if len(runs) > 1:
             colour = RUN_COLOURS[index % len(RUN_COLOURS)]
-            chart.bars(xs, [r.get("seconds") for r in some], width, [colour] * len(some))
+            chart.bars(xs, ys, width, [colour] * len(some))
             chart.key(colour, data.name)
             continue
         statuses = [str(r.get("status")) for r in some]
         colours = [STATUS_COLOURS.get(status, OTHER_STATUS) for status in statuses]
-        chart.bars(xs, [r.get("seconds") for r in some], width, colours)
+        chart.bars(xs, ys, width, colours)
         for status, colour in zip(statuses, colours, strict=True):
             chart.key(colour, status)
     path.write_text(chart.svg(), encoding="utf-8")

@@ -66,13 +66,11 @@ class Chart:
         *,
         whole_x: bool = False,
         whole_y: bool = False,
-        height: int = HEIGHT,
     ) -> None:
-        self.height = height
         self.x_ticks = nice_ticks(*x_range, whole=whole_x)
         self.y_ticks = nice_ticks(*y_range, whole=whole_y)
         self.x = Scale(self.x_ticks[0], self.x_ticks[-1], LEFT, WIDTH - RIGHT)
-        self.y = Scale(self.y_ticks[0], self.y_ticks[-1], height - BOTTOM, TOP)
+        self.y = Scale(self.y_ticks[0], self.y_ticks[-1], HEIGHT - BOTTOM, TOP)
         self.names = (x_name, y_name)
         self.marks: list[str] = []
         self.legend: list[tuple[str, str]] = []  # (a swatch drawn around 0,0; its text)
@@ -106,7 +104,7 @@ class Chart:
         """A dashed line across the chart at ``x``."""
         self.marks.append(
             f"<line x1='{px(self.x(x))}' y1='{TOP}' x2='{px(self.x(x))}' "
-            f"y2='{self.height - BOTTOM}' stroke='{colour}' stroke-dasharray='4 3'/>"
+            f"y2='{HEIGHT - BOTTOM}' stroke='{colour}' stroke-dasharray='4 3'/>"
         )
         if text:
             self._key(
@@ -137,11 +135,11 @@ class Chart:
 
     def svg(self) -> str:
         """The whole file."""
-        bottom, right = self.height - BOTTOM, WIDTH - RIGHT
+        bottom, right = HEIGHT - BOTTOM, WIDTH - RIGHT
         parts = [
-            f"<svg xmlns='http://www.w3.org/2000/svg' width='{WIDTH}' height='{self.height}' "
-            f"viewBox='0 0 {WIDTH} {self.height}' {FONT}>",
-            f"<rect width='{WIDTH}' height='{self.height}' fill='#ffffff'/>",
+            f"<svg xmlns='http://www.w3.org/2000/svg' width='{WIDTH}' height='{HEIGHT}' "
+            f"viewBox='0 0 {WIDTH} {HEIGHT}' {FONT}>",
+            f"<rect width='{WIDTH}' height='{HEIGHT}' fill='#ffffff'/>",
         ]
         for tick in self.y_ticks:
             y = px(self.y(tick))
@@ -162,7 +160,7 @@ class Chart:
         )
         x_name, y_name = (escape(name) for name in self.names)
         parts.append(
-            f"<text x='{(LEFT + right) / 2:g}' y='{self.height - 6}' "
+            f"<text x='{(LEFT + right) / 2:g}' y='{HEIGHT - 6}' "
             f"text-anchor='middle'>{x_name}</text>"
         )
         middle = (TOP + bottom) / 2
