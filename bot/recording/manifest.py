@@ -88,7 +88,8 @@ def versions(
     rom: Path | None, game: Path | None, fuse_log: Path | None, run_tools: bool = True
 ) -> dict[str, object]:
     """Versions of everything that decides how a run goes, and hashes of the game files;
-    without ``run_tools`` (a forced end), ffmpeg's only if it was asked before."""
+    without ``run_tools`` (a forced end, a run with no video), ffmpeg's only if it was
+    asked before."""
     return {
         "logo_bot": package_version("logo-bot"),
         "python": platform.python_version(),

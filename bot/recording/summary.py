@@ -201,7 +201,10 @@ def _versions(rec: RunState, at_once: bool) -> dict[str, Any]:
     config = rec.session.fuse.config if rec.session else None
     game = (config.snapshot or config.tape) if config else None
     fuse_log = rec.folder.path / "fuse.log"
-    return manifest.versions(config.rom if config else None, game, fuse_log, not at_once)
+    # ffmpeg's version is asked only of a run that makes a video: it decides nothing in
+    # one without, and starting a program would slow the end of a stopped run
+    run_tools = rec.options.video and not at_once
+    return manifest.versions(config.rom if config else None, game, fuse_log, run_tools)
 
 
 def _profile(rec: RunState) -> dict[str, Any] | None:
