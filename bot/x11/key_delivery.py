@@ -59,6 +59,10 @@ class KeyDelivery:
         """Release ``codes`` from another connection with no check (a forced end)."""
         raise NotImplementedError
 
+    def close(self) -> None:
+        """Let go of what the delivery holds open (the driver's connection is the
+        driver's to close)."""
+
 
 def xtest_event(dpy: xdisplay.Display, code: int, down: bool) -> None:
     """One XTest key event: it goes where the server sends real keys."""

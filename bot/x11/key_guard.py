@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from Xlib import X
 from Xlib import display as xdisplay
@@ -139,17 +140,27 @@ def send_grabbed(
     return press is None
 
 
+class Outlet(Protocol):
+    """Where the events went out: a python-xlib display, or a ``key_link.KeyLink``."""
+
+    def sync(self) -> None: ...
+
+    def flush(self) -> None: ...
+
+
 def send_to_window(
     check: FocusCheck,
     releases: Sequence[KeyEvent],
     press: KeyEvent | None = None,
     sync: bool = True,
+    outlet: Outlet | None = None,
 ) -> bool:
     """Events addressed to the window (``releases``, then ``press``), after ``check`` and
     with no server grab: each reaches the window whatever has the focus, so the releases
     always go out, unchecked, and the press only while ``check`` passes (asked afresh
     only after an event: ``FocusCheck.still_inside``). Then a round trip (``sync``) or a
-    flush."""
+    flush on the connection they went out on (``outlet``; by default the check's)."""
+    out = check.dpy if outlet is None else outlet
     try:
         allowed = press is None or (check.still_inside() and not check.grabbed())
         for event in releases:
@@ -158,7 +169,7 @@ def send_to_window(
             press.deliver()
         return allowed
     finally:
-        check.dpy.sync() if sync else check.dpy.flush()
+        out.sync() if sync else out.flush()
 
 
 def release_swallowed(dpy: xdisplay.Display, codes: list[int]) -> None:

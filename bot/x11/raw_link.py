@@ -142,10 +142,12 @@ class RawLink:
         self._in += data
 
     def close(self, last: bytes = b"") -> None:
-        """Send ``last`` (a request that needs no answer) and close the connection."""
+        """Send what is queued and ``last`` (requests that need no answer), and close the
+        connection."""
         if self._closed:
             return
         self._closed = True
+        data, self._out = b"".join([*self._out, last]), []
         with contextlib.suppress(ConnectionClosedError):  # the display gone: nothing to tell
-            self._send_all(last)
+            self._send_all(data)
         self._dpy.display.close_internal("client")  # python-xlib's state, and the socket

@@ -25,6 +25,7 @@ from Xlib import display as xdisplay
 
 from logo_bot.bot.x11.key_delivery import KeyDelivery
 from logo_bot.bot.x11.key_guard import FocusCheck, KeyEvent, send_to_window
+from logo_bot.bot.x11.key_link import KeyLink
 from logo_bot.bot.x11.packed import Packed, key_event
 
 log = logging.getLogger(__name__)
@@ -66,11 +67,18 @@ def window_gone(error: object, request: object) -> bool:
     return True
 
 
-def send_key(dpy: xdisplay.Display, window: Any, keycode: int, down: bool, state: int) -> None:
+def send_key(
+    dpy: xdisplay.Display | KeyLink, window: Any, keycode: int, down: bool, state: int
+) -> None:
     """One key event sent to the client that made ``window``, and to no other: no event
     mask, so it goes to the client that made the window, Fuse (fuse-gtk selects no core
     key events there: GTK 3 reads keys through XInput 2). Packed with ``struct``
-    (``packed.key_event``): python-xlib's packing cost more CPU than the rest of a key."""
+    (``packed.key_event``): python-xlib's packing cost more CPU than the rest of a key.
+    Queued on the driver's ``KeyLink``, or on a python-xlib connection (another
+    thread's, a forced end's)."""
+    if isinstance(dpy, KeyLink):
+        dpy.send(key_event(dpy.root, window.id, keycode, down, state, event_time()))
+        return
     root = dpy.screen().root.id
     event = key_event(root, window.id, keycode, down, state, event_time())
     Packed(dpy.display, event, onerror=window_gone)
@@ -78,11 +86,17 @@ def send_key(dpy: xdisplay.Display, window: Any, keycode: int, down: bool, state
 
 class WindowDelivery(KeyDelivery):
     """Key events sent to Fuse's window (core protocol events: no XTEST extension needed),
-    checked with ``key_guard.send_to_window``: no event can reach another window."""
+    checked with ``key_guard.send_to_window``: no event can reach another window. They
+    go out on a connection of their own (``key_link``); the driver's connection hears of
+    the focus."""
 
     needs_xtest = False
 
     _masks: dict[int, int] | None = None  # keycode -> modifier mask, asked once
+
+    def __init__(self, dpy: xdisplay.Display, window: Any) -> None:
+        super().__init__(dpy, window)
+        self.link = KeyLink(dpy.get_display_name())
 
     def _state(self, code: int, down: bool, held: Sequence[int]) -> int:
         """The modifiers down before this event (a modifier's own release includes it)."""
@@ -95,7 +109,7 @@ class WindowDelivery(KeyDelivery):
         return state
 
     def send(self, key: str, code: int, down: bool, held: Sequence[int]) -> None:
-        send_key(self.dpy, self.window, code, down, self._state(code, down, held))
+        send_key(self.link, self.window, code, down, self._state(code, down, held))
 
     def guarded(
         self,
@@ -104,7 +118,10 @@ class WindowDelivery(KeyDelivery):
         press: KeyEvent | None = None,
         sync: bool = True,
     ) -> bool:
-        return send_to_window(check, releases, press, sync)
+        return send_to_window(check, releases, press, sync, self.link)
+
+    def close(self) -> None:
+        self.link.close()
 
     def release_on(self, dpy: xdisplay.Display, window_id: int, codes: list[int]) -> None:
         """Release ``codes`` in Fuse's window with no modifier state (a release always

@@ -76,8 +76,12 @@ class X11Keys(KeyDriver):
         self.sync_events = True
         self._closed = False
         self._codes: dict[str, int] = {}
+        try:
+            self.delivery = delivery(self._dpy, self._window)
+        except BaseException:
+            self._dpy.close()
+            raise
         self._unforce = interrupts.on_force(self.release_fresh)
-        self.delivery = delivery(self._dpy, self._window)
 
     @property
     def take_focus(self) -> bool:
@@ -269,7 +273,10 @@ class X11Keys(KeyDriver):
         try:
             self.release_all()
         finally:
-            self._dpy.close()
+            try:
+                self.delivery.close()
+            finally:
+                self._dpy.close()
 
 
 def key_driver(
