@@ -34,6 +34,7 @@ PARTS: tuple[Part, ...] = (
     ("logo_bot.bot.x11.reading_watch", "LinkedWatch.look", "the watch's read", "a look"),
     ("logo_bot.bot.x11.reading_watch", "to_rgb", "BGRX to RGB", "the watch's read"),
     ("logo_bot.bot.x11.framebuffer", "Framebuffer.read", "screen file to RGB", "the watch's read"),
+    ("logo_bot.bot.x11.framebuffer", "Framebuffer.view", "screen file area", "the watch's read"),
     ("logo_bot.bot.x11.damage", "DamageWatch._check_unreported", "unreported check", "a look"),
     ("logo_bot.bot.x11.cover", "CoverWatch.covered", "cover check", "a look; key events"),
     ("logo_bot.bot.x11.damage", "DamageWatch.wait", "wait for a drawing", ""),

@@ -102,15 +102,26 @@ class Framebuffer:
             raise
 
     def read(self, region: Region) -> Frame | None:
-        """The RGB pixels of ``region`` (root coordinates); None when it is not wholly on
-        the screen (or the framebuffer is closed)."""
+        """The RGB pixels of ``region`` (root coordinates), copied; None when it is not
+        wholly on the screen (or the framebuffer is closed)."""
+        pixels = self._area(region)
+        return None if pixels is None else pixels[..., BGR_TO_RGB]
+
+    def view(self, region: Region) -> Frame | None:
+        """``read`` without the copy: the screen file's own pixels as RGB, to be copied
+        into a picture at once (Xvfb changes them as it draws)."""
+        pixels = self._area(region)
+        return None if pixels is None else pixels[..., 2::-1]
+
+    def _area(self, region: Region) -> np.ndarray | None:
+        """The BGRX pixels of ``region``; None when it is not wholly on the screen."""
         pixels = self._pixels
         left, top, width, height = region.left, region.top, region.width, region.height
         if pixels is None or left < 0 or top < 0 or width <= 0 or height <= 0:
             return None
         if left + width > self.layout.width or top + height > self.layout.height:
             return None
-        return pixels[top : top + height, left : left + width, BGR_TO_RGB]
+        return pixels[top : top + height, left : left + width]
 
     def close(self) -> None:
         """Let go of the mapping (a read afterwards gives None)."""

@@ -122,7 +122,7 @@ class FramebufferWatch(LinkedWatch):
             if right <= left or bottom <= top:
                 continue  # outside the picture (fuse-gtk's bars)
             area = Region(place.left + left, place.top + top, right - left, bottom - top)
-            pixels = self._framebuffer.read(area)
+            pixels = self._framebuffer.view(area)
             if pixels is None:
                 return None
             frame[top:bottom, left:right] = pixels

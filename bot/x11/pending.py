@@ -18,9 +18,9 @@ from Xlib import display as xdisplay
 
 def has_events(dpy: xdisplay.Display) -> bool:
     """Events are queued on ``dpy`` (read now if they have come in)."""
-    link = dpy.display
-    if not (link.event_queue or link.request_queue or link.data_send):
-        readable, _, _ = select.select([dpy.fileno()], [], [], 0)
+    link = dpy.display  # a closed connection (socket_error) raises in pending_events
+    if link.socket_error is None and not (link.event_queue or link.request_queue or link.data_send):
+        readable, _, _ = select.select([link.socket], [], [], 0)
         if not readable:
             return False
     return bool(dpy.pending_events())

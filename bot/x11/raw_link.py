@@ -81,13 +81,17 @@ class RawLink:
                 raise LinkError(packet[1], serial)
             self._keep(packet)
 
-    def poll(self) -> None:
-        """Send what is queued and read whatever has arrived, without waiting."""
+    def poll(self) -> bool:
+        """Send what is queued and read whatever has arrived, without waiting; whether
+        anything had."""
         self._flush()
+        arrived = False
         while select.select([self._socket], [], [], 0)[0]:
             self._read()
+            arrived = True
         while (packet := self._packet()) is not None:
             self._keep(packet)
+        return arrived
 
     def take_events(self) -> list[int]:
         events, self.events = self.events, []

@@ -65,8 +65,9 @@ class LinkedWatch(DamageWatch):
         watch and raises if that fails)."""
 
     def _take_reports(self) -> None:
-        self._link.poll()
-        self._count(self._link.take_events())
+        # nearly always nothing: then nothing more is done (a wait and a look ask often)
+        if self._link.poll() or self._link.events:
+            self._count(self._link.take_events())
 
     def _count(self, events: list[int]) -> None:
         for code in events:

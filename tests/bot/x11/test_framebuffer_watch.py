@@ -23,6 +23,7 @@ from logo_bot.bot.x11.framebuffer_watch import FramebufferWatch
 from logo_bot.bot.x11.grab import MssGrabber
 from logo_bot.bot.x11.reading_watch import ReadingWatch
 from logo_bot.bot.x11.watch_choice import watch_window
+from logo_bot.bot.x11.window import Region
 from tests.bot.canvas import BLUE, HEIGHT, RED, WIDTH, Canvas, canvas_on, colour, later, not_called
 from tests.bot.own_xvfb import own_xvfb
 
@@ -67,6 +68,21 @@ def test_the_header_says_where_the_pixels_are():
 def test_a_screen_file_of_another_kind_is_refused(fields):
     with pytest.raises(FramebufferUnavailable):
         Layout.parse(header(**fields))
+
+
+def test_a_view_has_the_pixels_a_read_copies_and_copies_none():
+    """A patch reads the drawn rectangles as views of the screen file (no copy before the
+    one into the picture), the same RGB pixels that ``read`` copies out."""
+    layout = Layout(8, 4, 32, 0)
+    bgrx = np.arange(8 * 4 * 4, dtype=np.uint8).reshape(4, 8, 4)
+    framebuffer = Framebuffer(bytearray(bgrx.tobytes()), layout)  # type: ignore[arg-type]
+    area = Region(2, 1, 3, 2)
+    read, view = framebuffer.read(area), framebuffer.view(area)
+    assert read is not None and view is not None
+    assert np.array_equal(view, read)
+    assert np.array_equal(read[0, 0], bgrx[1, 2, 2::-1])  # R, G, B from B, G, R, X
+    assert np.shares_memory(view, framebuffer._pixels) and not np.shares_memory(read, view)
+    assert framebuffer.view(Region(6, 0, 3, 1)) is None  # not wholly on the screen
 
 
 def test_the_screen_file_is_mapped_and_its_name_gone_at_once(xserver):

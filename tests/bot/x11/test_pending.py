@@ -52,3 +52,14 @@ def test_a_request_queued_to_send_is_sent(xserver):
     finally:
         dpy.close()
         other.close()
+
+
+def test_a_closed_connection_raises_as_python_xlib_does(xserver):
+    """``has_events`` on a connection already closed raises python-xlib's own error (the
+    watches turn it into a lost display), not an error about the socket."""
+    from Xlib.error import ConnectionClosedError
+
+    dpy = open_display(xserver.display)
+    dpy.close()
+    with pytest.raises(ConnectionClosedError):
+        has_events(dpy)
