@@ -7,6 +7,11 @@ server reports each of those to a client that selects ``SubstructureNotify`` on 
 root. So the watch asks for the stacking and the geometries again only after such a
 report (or when the picture's own place changed), and a fresh answer costs one round
 trip, which brings in the reports of every change made before it.
+
+The reports come on a connection of their own, written and read by ``raw_link.RawLink``
+(a report only says "something changed", and the round trip before a burst costs a
+third of python-xlib's there); the stacking and geometries are asked on a python-xlib
+connection.
 """
 
 from __future__ import annotations
@@ -19,7 +24,8 @@ from Xlib.error import CatchError, XError
 from Xlib.protocol import event
 
 from logo_bot.bot.x11.display import open_display
-from logo_bot.bot.x11.pending import has_events
+from logo_bot.bot.x11.packed import GET_INPUT_FOCUS
+from logo_bot.bot.x11.raw_link import RawLink
 from logo_bot.bot.x11.window import Region, covering, top_level
 
 
@@ -34,6 +40,11 @@ class CoverWatch:
     ) -> None:
         self._dpy = open_display(display)
         self._closed = False
+        try:
+            self._reports = _report_link(display)
+        except BaseException:
+            self._dpy.close()
+            raise
         self._window = self._dpy.create_resource_object("window", window_id)
         self.area = area
         self.every_s = every_s
@@ -44,14 +55,13 @@ class CoverWatch:
         self._raised = -1e9
         self.raise_every_s = 0.5
         self.asked = 0  # answers read from the server (the stacking and geometries)
-        self._dpy.screen().root.change_attributes(event_mask=X.SubstructureNotifyMask)
 
     def over(self, fresh: bool = False) -> list[Region]:
         """The windows over the picture now (empty when it is uncovered). ``fresh`` (before
         a key press): a round trip first, so that every change made before now has been
         reported, and the answer read again at once if one was."""
         if fresh:
-            self._dpy.sync()
+            self._reports.reply(self._reports.send(GET_INPUT_FOCUS))
         self._take_reports()
         area = self.area()
         if area != self._area:
@@ -70,7 +80,7 @@ class CoverWatch:
 
     def fileno(self) -> int:
         """The connection the root's reports come in on (to wait for one)."""
-        return self._dpy.fileno()
+        return self._reports.fileno()
 
     def reported(self) -> bool:
         """A report has come in that the last answer does not include."""
@@ -79,8 +89,8 @@ class CoverWatch:
 
     def _take_reports(self) -> None:
         """Read the root's reports received so far: any of them may change the answer."""
-        while has_events(self._dpy):
-            self._dpy.next_event()
+        if self._reports.poll() or self._reports.events:
+            self._reports.take_events()
             self._changed = True
 
     def covered(self, fresh: bool = False) -> bool:
@@ -117,4 +127,18 @@ class CoverWatch:
         """Close the display connection (once: a second close does nothing)."""
         if not self._closed:
             self._closed = True
-            self._dpy.close()
+            try:
+                self._reports.close()
+            finally:
+                self._dpy.close()
+
+
+def _report_link(display: str) -> RawLink:
+    """A connection that hears of every change at the top of the tree, taken over."""
+    dpy = open_display(display)
+    try:
+        dpy.screen().root.change_attributes(event_mask=X.SubstructureNotifyMask)
+        return RawLink(dpy)
+    except BaseException:
+        dpy.close()
+        raise
