@@ -77,6 +77,7 @@ class DamageWatch(PictureWatch):
         self._closed = False
         self._dpy = open_display(display)
         try:
+            self._fd = self._dpy.fileno()  # the connection the reports come in on
             self._damage, self._event = self._create(window_id)
         except BaseException:
             self._dpy.close()
@@ -163,7 +164,7 @@ class DamageWatch(PictureWatch):
     def wait(self, until: float, also: Sequence[int] = ()) -> bool:
         if self.polling:
             return self._poll(until, self.poll_s, also)
-        fds = [self._dpy.fileno(), *also]
+        fds: list[int] | None = None  # made only for a wait that sleeps (most do not)
         slept = False
         while True:
             self._take_reports()
@@ -174,9 +175,11 @@ class DamageWatch(PictureWatch):
             left = until - time.monotonic()
             if left <= 0:
                 return False
+            if fds is None:
+                fds = [self._fd, *also]
             slept = True
             ready, _, _ = select.select(fds, [], [], min(left, interrupts.SLICE_S))
-            if any(fd in ready for fd in also):
+            if also and any(fd in ready for fd in also):
                 self._take_reports()
                 return False
 
