@@ -181,7 +181,8 @@ class DamageWatch(PictureWatch):
             ready, _, _ = select.select(fds, [], [], min(left, interrupts.SLICE_S))
             if also and any(fd in ready for fd in also):
                 self._take_reports()
-                return False
+                self.wakeups += self._drawn
+                return self._drawn
 
     def record(self) -> dict[str, Any]:
         seen_by = "polling" if self.polling else self.kind

@@ -192,10 +192,11 @@ class KeyDriver:
                 if not watched:  # with a watch, the first look waits for Fuse to draw
                     self._hold_until(self._last_event + min(first_look_ms, longest_ms) / 1000)
                 checked = time.perf_counter()
-                drawn = False  # the last wait said Fuse drew: look without asking again
+                # the last wait said Fuse drew: look (the first wait returns at once when
+                # Fuse drew since the last look, before the press or after it)
+                drawn = False
                 while True:
-                    # a look only at a picture drawn since the last (or before the press)
-                    if not watched or drawn or self._drawn():
+                    if not watched or drawn:
                         started = time.perf_counter()
                         shown = seen(i)
                         looking += time.perf_counter() - started
@@ -230,15 +231,10 @@ class KeyDriver:
         """Keep the keys down until ``when`` (subclasses let go early if the focus goes)."""
         self._wait_until(when)
 
-    def _drawn(self) -> bool:
-        """Fuse has drawn since the last look (the ``picture`` watch says so at once)."""
-        assert self.picture is not None
-        return self.picture.wait(time.monotonic())
-
     def _wait_drawn(self, end: float) -> bool:
         """Keep the keys down until Fuse has drawn since the last look (True) or until
         ``end`` (``perf_counter``; False), by the ``picture`` watch (subclasses wake for
-        their focus events too: False)."""
+        their focus events too, and then say whether Fuse has drawn meanwhile)."""
         assert self.picture is not None
         return self.picture.wait(time.monotonic() + end - time.perf_counter())
 

@@ -44,7 +44,8 @@ class PictureWatch:
     def wait(self, until: float, also: Sequence[int] = ()) -> bool:
         """Wait until the picture may have changed since the last look (True), until
         ``until`` (False), or until one of the file descriptors ``also`` has something to
-        read (False: the caller's own events, such as a key driver's focus events)."""
+        read (the caller's own events, such as a key driver's focus events: whether the
+        picture changed meanwhile, as far as the watch has heard)."""
         raise NotImplementedError
 
     def record(self) -> dict[str, Any]:

@@ -156,11 +156,12 @@ class X11Keys(KeyDriver):
         return self.focused() and not self._grab_watch.held()
 
     def _wait_drawn(self, end: float) -> bool:
-        """Wait for Fuse to draw (``picture``: True), or for a focus event (checked by the
-        caller's ``_may_hold`` before the next wait), or until ``end`` (False)."""
+        """Wait for Fuse to draw (``picture``), or for a focus event (checked by the
+        caller's ``_may_hold`` before the next wait), or until ``end``: whether Fuse has
+        drawn since the last look (also when an event ended the wait)."""
         assert self.picture is not None
         if has_events(self._dpy):
-            return False
+            return self.picture.wait(time.monotonic())
         until = time.monotonic() + end - time.perf_counter()
         return self.picture.wait(until, (self._dpy.fileno(),))
 

@@ -123,6 +123,12 @@ def test_a_wait_wakes_for_the_callers_own_events(canvas, xserver):
             os.write(write_fd, b"x")
             assert not watch.wait(later(), (read_fd,))
             assert watch.wakeups == 0
+            # woken by its own events still, the wait says when Fuse has drawn meanwhile
+            canvas.paint(RED)
+            deadline = later()
+            while not watch.wait(deadline, (read_fd,)):
+                assert time.monotonic() < deadline, "the drawing was never said"
+            assert red_at(watch.look(canvas.grab), 10, 10)
     finally:
         os.close(read_fd)
         os.close(write_fd)

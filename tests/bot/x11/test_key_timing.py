@@ -170,10 +170,11 @@ def test_a_wait_that_says_drawn_is_not_asked_again_before_the_look():
 
 class EventStream(Timed):
     """A driver whose every wait for a drawing ends at once for an event of its own (as
-    a stream of focus or window events on its connection would)."""
+    a stream of focus or window events on its connection would), saying only whether
+    Fuse has drawn meanwhile."""
 
     def _wait_drawn(self, end):
-        return False
+        return self.picture.wait(time.monotonic())
 
 
 def test_a_key_held_until_seen_is_still_looked_at_while_events_keep_waking_the_wait():
