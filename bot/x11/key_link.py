@@ -20,6 +20,8 @@ from logo_bot.bot.x11.display import open_display
 from logo_bot.bot.x11.packed import GET_INPUT_FOCUS
 from logo_bot.bot.x11.raw_link import RawLink
 
+DRAIN_EVERY = 64  # flushes between reads of what the server sent back (nearly always nothing)
+
 
 class KeyLink:
     """A connection to X display ``display`` taken over for key events: ``send`` queues
@@ -30,6 +32,7 @@ class KeyLink:
         try:
             self.root: int = dpy.screen().root.id
             self._link = RawLink(dpy)
+            self._flushes = 0
         except BaseException:
             dpy.close()
             raise
@@ -38,9 +41,14 @@ class KeyLink:
         self._link.send(request)
 
     def flush(self) -> None:
-        """Send what is queued, and drop what came back (errors for gone windows)."""
-        self._link.poll()
-        self._link.take_events()
+        """Send what is queued; what came back (errors for a gone window) is read and
+        dropped every ``DRAIN_EVERY`` flushes, and at every round trip."""
+        self._link.flush()
+        self._flushes += 1
+        if self._flushes >= DRAIN_EVERY:
+            self._flushes = 0
+            self._link.poll()
+            self._link.take_events()
 
     def sync(self) -> None:
         """Send what is queued and wait until the server has run it (one round trip)."""

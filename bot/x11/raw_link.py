@@ -93,6 +93,10 @@ class RawLink:
             self._keep(packet)
         return arrived
 
+    def flush(self) -> None:
+        """Send what is queued, reading nothing."""
+        self._flush()
+
     def take_events(self) -> list[int]:
         events, self.events = self.events, []
         return events
