@@ -195,6 +195,7 @@ class KeyDriver:
                 # the last wait said Fuse drew: look (the first wait returns at once when
                 # Fuse drew since the last look, before the press or after it)
                 drawn = False
+                waited = False  # before the first wait the press's own check stands
                 while True:
                     if not watched or drawn:
                         started = time.perf_counter()
@@ -202,12 +203,15 @@ class KeyDriver:
                         looking += time.perf_counter() - started
                     if shown or time.perf_counter() >= end:
                         break
-                    if watched or time.perf_counter() - checked >= self.hold_check_s:
+                    # watched: before each wait but the first (the press's check stands)
+                    polled = time.perf_counter() - checked >= self.hold_check_s
+                    ask = waited if watched else polled
+                    if ask:
                         checked = time.perf_counter()
                         if not self._may_hold():  # let go at once: the release is swallowed
                             break
                     if watched:
-                        drawn = self._wait_drawn(end)
+                        drawn, waited = self._wait_drawn(end), True
                     else:
                         self._hold_until(min(end, time.perf_counter() + poll_s))
                 self.clock.held_s += time.perf_counter() - self._last_event - looking

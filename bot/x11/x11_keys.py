@@ -61,6 +61,7 @@ class X11Keys(KeyDriver):
         if delivery.needs_xtest and not self._dpy.has_extension("XTEST"):
             raise DisplayError(f"the X display {display} has no XTEST extension")
         self.window_id = window_id
+        self._fd = self._dpy.fileno()  # where its focus events come in
         self._window = self._dpy.create_resource_object("window", window_id)
         self._grab_watch = GrabWatch(self._dpy, self._window)
         self._ancestry = FocusAncestry(self._dpy, window_id)
@@ -160,10 +161,9 @@ class X11Keys(KeyDriver):
         caller's ``_may_hold`` before the next wait), or until ``end``: whether Fuse has
         drawn since the last look (also when an event ended the wait)."""
         assert self.picture is not None
-        if has_events(self._dpy):
-            return self.picture.wait(time.monotonic())
         until = time.monotonic() + end - time.perf_counter()
-        return self.picture.wait(until, (self._dpy.fileno(),))
+        # no event waits read already: the press's check or ``_may_hold`` took them all
+        return self.picture.wait(until, (self._fd,))
 
     def wait_for_change(self, timeout_s: float) -> None:
         """While paused (``FocusPolicy``): until an event comes in that may end the pause,

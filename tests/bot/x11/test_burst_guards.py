@@ -6,9 +6,10 @@ window on a private Xvfb stands for Fuse; the cover is a fake that says when ask
 from __future__ import annotations
 
 import os
+import select
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import pytest
 from Xlib import X
@@ -265,3 +266,40 @@ def test_presses_held_until_seen_are_flushed_and_releases_and_timed_presses_sync
     syncs.clear()
     keys.tap("a")
     assert syncs == [(0, True, True), (1, False, True)]
+
+
+class NeverDrawn:
+    """A picture watch under which Fuse never draws: a wait ends at its deadline or when
+    the driver's own connection has something to read (as ``DamageWatch.wait``)."""
+
+    def wait(self, until: float, also: Sequence[int] = ()) -> bool:
+        left = until - time.monotonic()
+        if left > 0:
+            select.select(list(also), [], [], min(left, 0.05))
+        return False
+
+
+def test_a_key_watched_for_a_drawing_is_let_go_at_once_when_the_focus_goes(guarded_keys):
+    """With a picture watch the first wait after a press trusts the press's own focus
+    check; a focus event that ends that wait is still checked before the next one, so
+    the key is let go at once (not held to the longest), its release swallowed."""
+    keys = guarded_keys
+    keys.picture = NeverDrawn()  # type: ignore[assignment]
+    other_client = open_display(keys.display)
+    other = other_client.screen().root.create_window(300, 0, 100, 100, 0, X.CopyFromParent)
+    other.map()
+    other_client.sync()
+    taker = threading.Timer(0.2, lambda: (other.set_input_focus(X.RevertToParent, X.CurrentTime),
+                                         other_client.sync()))  # fmt: skip
+    try:
+        taker.start()
+        started = time.perf_counter()
+        taps = keys.taps_until(["a", "b"], lambda i: False, longest_ms=5000)
+        took = time.perf_counter() - started
+    finally:
+        taker.join()
+        other_client.close()
+    assert 0.2 <= took < 2.0, f"held {took:.2f} s"
+    assert (taps.pressed, taps.seen) == (1, 0)
+    assert keys.log == ["press a"], "the release went to Fuse, or b was pressed"
+    assert keys.held() == frozenset()
