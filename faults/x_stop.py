@@ -16,6 +16,9 @@ makes Python call ``install`` at start-up, which wraps python-xlib's
   read), as it begins: its caller holds the connection's lock then;
 - counting starts when the arm file exists (``arm``: the caller creates it when it sees
   a phase begin), and with ``hold`` only requests made while a key is down count;
+- a connection the bot took over from python-xlib (``bot/x11/raw_link.py``) writes to
+  its socket itself: each such write counts as an I/O call and each request in it as a
+  request (after it is sent);
 - the bytes each connection writes to its socket are read as X requests, and every key
   event that reached the server (a core ``SendEvent`` of a key event, or an XTEST
   ``FakeInput``) is logged, so ``keys_left_down`` can tell what Fuse was left holding
@@ -44,6 +47,7 @@ from typing import Any
 ROLES = {
     "x11/x11_keys.py": "keys",
     "x11/window_keys.py": "keys",
+    "x11/key_link.py": "keys",
     "x11/keyboard_grab.py": "keys",
     "x11/grab.py": "grabber",
     "x11/shm.py": "grabber",
@@ -203,24 +207,37 @@ class _Injector:
             self.write(what="fire", conn=role, n=self.nth, at=kind, name=name, signal=self.signum)
             os.kill(os.getpid(), self.signum)
 
-    def sent(self, dpy: Any, data: bytes) -> None:
+    def sent(self, dpy: Any, data: bytes, raw: bool) -> None:
         """``data`` reached the server's socket: log the key events in it, then count the
-        write (a signal there comes in the middle of a round trip)."""
-        self._keys_sent(dpy, data)
+        write (a signal there comes in the middle of a round trip). A ``raw`` write (the
+        bot's own, on a connection it took over from python-xlib: ``raw_link``) is also
+        an I/O call, and each request in it is counted as python-xlib's are."""
+        requests = self._requests_sent(dpy, data)
+        if raw:
+            self.step(dpy, "io", "raw write")
+            for request in requests:
+                key = key_event(dpy, request)
+                with self.lock:
+                    if key is not None:
+                        (self.queued_down.add if key[2] else self.queued_down.discard)(key[:2])
+                self.step(dpy, "request", f"raw request {request[0]}")
         self.step(dpy, "send", f"{len(data)} bytes")
 
-    def _keys_sent(self, dpy: Any, data: bytes) -> None:
-        buffer = getattr(dpy, "_xstop_out", b"") + data
+    def _requests_sent(self, dpy: Any, data: bytes) -> list[bytes]:
+        """The whole requests ``data`` completes (logging the key events among them)."""
+        buffer, requests = getattr(dpy, "_xstop_out", b"") + data, []
         while len(buffer) >= 4:
             length = struct.unpack_from("=H", buffer, 2)[0] * 4
             if length == 0 or len(buffer) < length:
                 break
+            requests.append(buffer[:length])
             key = key_event(dpy, buffer[:length])
             if key is not None:
                 window, code, down = key
                 self.write(what="key", conn=dpy._xstop_role, window=window, code=code, down=down)
             buffer = buffer[length:]
         dpy._xstop_out = buffer
+        return requests
 
 
 def role_of(frame: Any) -> str:
@@ -254,7 +271,8 @@ class _Socket:
 
     def send(self, data: bytes) -> int:
         sent = self._sock.send(data)
-        self._injector.sent(self._dpy, bytes(data[:sent]))
+        raw = not getattr(self._dpy, "_xstop_io", False)  # python-xlib writes in its I/O
+        self._injector.sent(self._dpy, bytes(data[:sent]), raw)
         return sent
 
     def recv(self, count: int) -> bytes:
@@ -285,7 +303,11 @@ def install(env: dict[str, str]) -> None:
 
     def counted_send_and_recv(self: Any, *args: Any, **keys: Any) -> Any:
         injector.step(self, "io", ",".join(k for k, v in keys.items() if v))
-        return send_and_recv(self, *args, **keys)
+        inside, self._xstop_io = getattr(self, "_xstop_io", False), True
+        try:
+            return send_and_recv(self, *args, **keys)
+        finally:
+            self._xstop_io = inside
 
     protocol.Display.__init__ = tagged_init
     protocol.Display.send_request = counted_send_request

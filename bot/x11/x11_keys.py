@@ -71,9 +71,8 @@ class X11Keys(KeyDriver):
         self.cover: CoverWatch | None = None  # set by the session: no press while covered
         self._fresh_cover = True  # the next press asks the server whether Fuse is covered
         self.round_trip_s = 0.001  # the slowest recent focus check (decays)
-        # a round trip after each event: a hold or gap is then timed from the moment the
-        # server ran the event, not from when it left (docs/benchmarks.md: "Key events");
-        # a press held until seen (``by_sight``) needs no timing: it is only flushed
+        # a round trip after each event times a hold or gap from when the server ran it
+        # (docs/benchmarks.md: "Key events"); a press held until seen is only flushed
         self.sync_events = True
         self._closed = False
         self._codes: dict[str, int] = {}
@@ -152,9 +151,7 @@ class X11Keys(KeyDriver):
         until seen is let go at once otherwise, as in ``_hold_until``. The last check
         (this one's, or the guard's before the press) stands while no focus event has
         come since; after one, a round trip."""
-        if not has_events(self._dpy):
-            return True
-        return self.focused() and not self._grab_watch.held()
+        return not has_events(self._dpy) or (self.focused() and not self._grab_watch.held())
 
     def _wait_drawn(self, end: float) -> bool:
         """Wait for Fuse to draw (``picture``), or for a focus event (checked by the
@@ -274,10 +271,8 @@ class X11Keys(KeyDriver):
         try:
             self.release_all()
         finally:
-            try:
-                self.delivery.close()
-            finally:
-                self._dpy.close()
+            self.delivery.close()  # sends what it holds; never raises for a lost display
+            self._dpy.close()
 
 
 def key_driver(

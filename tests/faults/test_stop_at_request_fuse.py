@@ -13,7 +13,11 @@ a key is down; the encoding is signalled from here when run.log says the video i
 being written. The N chosen hit named requests on the bot of 179030b (each
 connection's first 16 requests are python-xlib's own set-up): keys 19 GrabServer;
 title 17 its first GetProperty; abort 37 the abort key's GrabKey, 39 its UngrabKey
-after the run's end; in a key hold, keys request 1 is the press itself.
+after the run's end; in a key hold, keys request 1 is the press itself. Since the key
+events and the cover watch's reports have connections of their own that the bot writes
+itself (``bot/x11/raw_link.py``, counted by their writes), the menus' cover request 4
+is its fresh round trip on its own link, and a hold's keys request 1 the press's
+SendEvent written there (I/O call 3 a write there).
 A stop that never comes (N beyond what the bot asks) fails the test.
 """
 

@@ -52,16 +52,20 @@ def run(tmp_path: Path, stop: XStop, display: str) -> subprocess.CompletedProces
 
 def test_the_signal_comes_at_the_nth_request_of_the_chosen_connection(tmp_path, xserver):
     log = tmp_path / "x.jsonl"
-    stop = XStop("cover", 19, "SIGTERM", log=log, trace=True)
+    stop = XStop("cover", 36, "SIGTERM", log=log, trace=True)
     done = run(tmp_path, stop, xserver.display)
     assert done.returncode == -signal.SIGTERM, done.stdout + done.stderr
     entries = read_log(log)
     shot = fired(entries)
-    assert shot is not None and (shot["conn"], shot["n"]) == ("cover", 19)
+    assert shot is not None and (shot["conn"], shot["n"]) == ("cover", 36)
     before = entries[: entries.index(shot)]
-    assert sum(e["what"] == "request" and e["conn"] == "cover" for e in before) == 19
-    # the 16 of python-xlib's set-up, the watch's choice of the root's events, the first
-    # fresh answer's round trip, then its first question
+    asked = [e["name"] for e in before if e["what"] == "request" and e["conn"] == "cover"]
+    assert len(asked) == 36
+    # the 16 of python-xlib's set-up on each of the watch's two connections (questions,
+    # reports), the reports' choice of the root's events and their link's round trip as
+    # it takes over, the first fresh answer's round trip (the link's own, written by the
+    # bot: counted too), then its first question
+    assert asked[-2:] == ["raw request 43", "QueryTree"]  # GetInputFocus on the link
     assert shot["name"] == "QueryTree"
     assert {e["conn"] for e in entries if e["what"] == "open"} == {"other", "cover"}
     assert answers(xserver.display) and keys_down(xserver.display) == []
