@@ -56,6 +56,8 @@ ROLES = {
     "x11/abort.py": "abort",
 }
 CONNECTIONS = ("keys", "grabber", "cover", "title", "abort")
+# modules that open connections for others: the bot module that called them names it
+OPENERS = ("/bot/x11/display.py", "/bot/x11/raw_link.py")
 SEND_EVENT = 25  # the core request's opcode
 KEY_PRESS, KEY_RELEASE = 2, 3
 FAKE_INPUT = 2  # XTEST's minor opcode
@@ -244,7 +246,7 @@ def role_of(frame: Any) -> str:
     """The role of the connection opened under ``frame``: the innermost bot module's."""
     while frame is not None:
         path = frame.f_code.co_filename.replace(os.sep, "/")
-        if "/bot/" in path and not path.endswith("/bot/x11/display.py"):
+        if "/bot/" in path and not path.endswith(OPENERS):
             tail = path.rsplit("/bot/", 1)[1]
             return ROLES.get(tail, "other")
         frame = frame.f_back

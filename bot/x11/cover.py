@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 from Xlib import X
 from Xlib.error import CatchError, XError
 from Xlib.protocol import event
 
 from logo_bot.bot.x11.display import open_display
-from logo_bot.bot.x11.packed import GET_INPUT_FOCUS
-from logo_bot.bot.x11.raw_link import RawLink
+from logo_bot.bot.x11.raw_link import open_link
 from logo_bot.bot.x11.window import Region, covering, top_level
 
 
@@ -41,7 +41,7 @@ class CoverWatch:
         self._dpy = open_display(display)
         self._closed = False
         try:
-            self._reports = _report_link(display)
+            self._reports = open_link(display, _hear_the_top)
         except BaseException:
             self._dpy.close()
             raise
@@ -61,7 +61,7 @@ class CoverWatch:
         a key press): a round trip first, so that every change made before now has been
         reported, and the answer read again at once if one was."""
         if fresh:
-            self._reports.reply(self._reports.send(GET_INPUT_FOCUS))
+            self._reports.sync()
         self._take_reports()
         area = self.area()
         if area != self._area:
@@ -133,12 +133,6 @@ class CoverWatch:
                 self._dpy.close()
 
 
-def _report_link(display: str) -> RawLink:
-    """A connection that hears of every change at the top of the tree, taken over."""
-    dpy = open_display(display)
-    try:
-        dpy.screen().root.change_attributes(event_mask=X.SubstructureNotifyMask)
-        return RawLink(dpy)
-    except BaseException:
-        dpy.close()
-        raise
+def _hear_the_top(dpy: Any) -> None:
+    """Select every change at the top of the tree on ``dpy`` (the reports' link)."""
+    dpy.screen().root.change_attributes(event_mask=X.SubstructureNotifyMask)

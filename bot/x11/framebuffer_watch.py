@@ -33,7 +33,6 @@ from logo_bot.bot import interrupts
 from logo_bot.bot.x11.damage import VERIFY_S, same_picture
 from logo_bot.bot.x11.framebuffer import Framebuffer
 from logo_bot.bot.x11.grab import Grabber
-from logo_bot.bot.x11.packed import GET_INPUT_FOCUS
 from logo_bot.bot.x11.picture import Box
 from logo_bot.bot.x11.picture_watch import POLL_S, Frame
 from logo_bot.bot.x11.reading_watch import LinkedWatch
@@ -133,7 +132,7 @@ class FramebufferWatch(LinkedWatch):
         """A picture other than the last with no report: first a round trip, which brings
         in the reports of drawings before it (one may still have been on its way)."""
         if self._last is not None and not self._drawn and not same_picture(frame, self._last):
-            self._link.reply(self._link.send(GET_INPUT_FOCUS))
+            self._link.sync()
             self._count(self._link.take_events())
         super()._check_unreported(frame)
 

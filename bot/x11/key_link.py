@@ -16,9 +16,7 @@ process.
 
 from __future__ import annotations
 
-from logo_bot.bot.x11.display import open_display
-from logo_bot.bot.x11.packed import GET_INPUT_FOCUS
-from logo_bot.bot.x11.raw_link import RawLink
+from logo_bot.bot.x11.raw_link import open_link
 
 DRAIN_EVERY = 64  # flushes between reads of what the server sent back (nearly always nothing)
 
@@ -28,14 +26,9 @@ class KeyLink:
     one (its bytes packed: ``packed.key_event``); ``root`` is the screen's root window."""
 
     def __init__(self, display: str) -> None:
-        dpy = open_display(display)
-        try:
-            self.root: int = dpy.screen().root.id
-            self._link = RawLink(dpy)
-            self._flushes = 0
-        except BaseException:
-            dpy.close()
-            raise
+        self._link = open_link(display)
+        self.root = self._link.root
+        self._flushes = 0
 
     def send(self, request: bytes) -> None:
         self._link.send(request)
@@ -52,7 +45,7 @@ class KeyLink:
 
     def sync(self) -> None:
         """Send what is queued and wait until the server has run it (one round trip)."""
-        self._link.reply(self._link.send(GET_INPUT_FOCUS))
+        self._link.sync()
         self._link.take_events()
 
     @property

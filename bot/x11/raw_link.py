@@ -15,9 +15,13 @@ from __future__ import annotations
 import contextlib
 import select
 import struct
+from collections.abc import Callable
 from typing import Any
 
 from Xlib.error import ConnectionClosedError
+
+from logo_bot.bot.x11.display import open_display
+from logo_bot.bot.x11.packed import GET_INPUT_FOCUS
 
 _REPLY, _ERROR = 1, 0
 _LENGTH = struct.Struct("=I")  # a reply's extra length in 4-byte words, at byte 4
@@ -44,6 +48,7 @@ class RawLink:
         dpy.sync()  # python-xlib has sent everything and read every reply it waits for
         protocol = dpy.display
         self._dpy = dpy
+        self.root: int = dpy.screen().root.id  # from the set-up: no request
         self._socket = protocol.socket  # a socket.socket, or a wrapper with its send/recv
         self._serial = protocol.request_serial  # the number of the next request
         self._in = bytes(protocol.data_recv or b"")
@@ -80,6 +85,11 @@ class RawLink:
             if number == serial and kind == _ERROR:
                 raise LinkError(packet[1], serial)
             self._keep(packet)
+
+    def sync(self) -> None:
+        """Send what is queued and wait until the server has run it: one round trip (the
+        cheapest request there is), which also brings in every event sent before it."""
+        self.reply(self.send(GET_INPUT_FOCUS))
 
     def poll(self) -> bool:
         """Send what is queued and read whatever has arrived, without waiting; whether
@@ -159,3 +169,16 @@ class RawLink:
         with contextlib.suppress(ConnectionClosedError):  # the display gone: nothing to tell
             self._send_all(data)
         self._dpy.display.close_internal("client")  # python-xlib's state, and the socket
+
+
+def open_link(display: str, prepare: Callable[[Any], None] | None = None) -> RawLink:
+    """A new connection to X display ``display``, set up on python-xlib by ``prepare``
+    (the events it selects), then taken over; closed again if either fails."""
+    dpy = open_display(display)
+    try:
+        if prepare is not None:
+            prepare(dpy)
+        return RawLink(dpy)
+    except BaseException:
+        dpy.close()
+        raise

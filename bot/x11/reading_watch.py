@@ -26,7 +26,6 @@ from logo_bot.bot.x11 import packed
 from logo_bot.bot.x11.damage import DamageWatch
 from logo_bot.bot.x11.grab import Grabber, to_rgb
 from logo_bot.bot.x11.lost import LostDisplay
-from logo_bot.bot.x11.packed import GET_INPUT_FOCUS
 from logo_bot.bot.x11.picture import Box
 from logo_bot.bot.x11.picture_watch import POLL_S, Frame, Grab
 from logo_bot.bot.x11.raw_link import LinkError, RawLink
@@ -111,10 +110,10 @@ class LinkedWatch(DamageWatch):
         """The grabber's picture, after the clear when there was one (a round trip orders
         it before the grab), else with the reports of drawings before the grab in."""
         if drawn:
-            self._link.reply(self._link.send(GET_INPUT_FOCUS))
+            self._link.sync()
         frame = grab()
         if not drawn:
-            self._link.reply(self._link.send(GET_INPUT_FOCUS))
+            self._link.sync()
         return frame
 
     def close(self) -> None:

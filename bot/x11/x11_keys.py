@@ -159,7 +159,7 @@ class X11Keys(KeyDriver):
         drawn since the last look (also when an event ended the wait)."""
         assert self.picture is not None
         until = time.monotonic() + end - time.perf_counter()
-        # no event waits read already: the press's check or ``_may_hold`` took them all
+        # no event waits already read: the press's check or ``_may_hold`` took them all
         return self.picture.wait(until, (self._fd,))
 
     def wait_for_change(self, timeout_s: float) -> None:
