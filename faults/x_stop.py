@@ -179,11 +179,14 @@ class _Injector:
 
     def request(self, dpy: Any, request: Any) -> None:
         """``request`` is queued on ``dpy``: count it, maybe signal."""
-        key = key_event(dpy, bytes(request._binary))
-        with self.lock:
-            if key is not None:
-                (self.queued_down.add if key[2] else self.queued_down.discard)(key[:2])
+        self._note_key(key_event(dpy, bytes(request._binary)))
         self.step(dpy, "request", type(request).__name__)
+
+    def _note_key(self, key: tuple[int, int, bool] | None) -> None:
+        """A key event requested: the keys down, as requested, follow it."""
+        if key is not None:
+            with self.lock:
+                (self.queued_down.add if key[2] else self.queued_down.discard)(key[:2])
 
     def step(self, dpy: Any, kind: str, name: str) -> None:
         """One request queued or one write to the socket (``kind``) on ``dpy``."""
@@ -218,10 +221,7 @@ class _Injector:
         if raw:
             self.step(dpy, "io", "raw write")
             for request in requests:
-                key = key_event(dpy, request)
-                with self.lock:
-                    if key is not None:
-                        (self.queued_down.add if key[2] else self.queued_down.discard)(key[:2])
+                self._note_key(key_event(dpy, request))
                 self.step(dpy, "request", f"raw request {request[0]}")
         self.step(dpy, "send", f"{len(data)} bytes")
 
