@@ -116,6 +116,7 @@ class LogoEnv:
         deadline = time.monotonic() + timeout_frames * self.console.frame_s
         with self.spent.on("frame_wait"):
             while True:
+                obs = None  # the last picture let go first: the watch may then reuse it
                 obs = self.observe()
                 if holds(expect, obs):
                     return obs, True
@@ -169,7 +170,8 @@ class LogoEnv:
         last: list[Observation] = []  # the latest look only
 
         def seen(i: int) -> bool:
-            last[:] = [self.observe()]
+            last.clear()  # let go of the last picture first: the watch may then reuse it
+            last.append(self.observe())
             return holds(expects[i], last[0])
 
         driver = self.console.keys

@@ -119,7 +119,8 @@ class LevelIO:
     def check_level_shown(self) -> None:
         """``level_gone`` unless the level is on screen, seen in the last step's
         observation when it is younger than a frame, else in a new one."""
-        obs = self.recent
+        # taken: the step makes the next one (the picture let go, the watch may reuse it)
+        obs, self.recent = self.recent, None
         if obs is None or time.monotonic() - obs.at > self.env.frame_s:
             obs = self.env.observe()
         if not obs.level_shown:

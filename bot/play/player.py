@@ -128,14 +128,16 @@ class Player(LevelIO):
                 result = self.step_seen(keys, cursor_on(path))
             else:
                 result = self.step(keys, lambda o, g=goal: o.cursor == g, self.settle + 4, held)
-            report.keys_sent += len(result.keys)
+            sent, met = len(result.keys), result.met
+            del result  # its picture let go: the next look may reuse it (bot.x11)
+            report.keys_sent += sent
             if held is not None:
                 report.held_moves += 1
-            seen = goal if result.met else self.read("cursor")
+            seen = goal if met else self.read("cursor")
             before = [cursor, *path][-2]  # where the last key moves from
             if trial is not None and seen == goal:
                 self.learn_alternates(True, keys[-1])
-            elif trial is not None and len(result.keys) == len(keys) and seen == before:
+            elif trial is not None and sent == len(keys) and seen == before:
                 self.learn_alternates(False, keys[-1])  # all but the alternate key moved
                 cursor = seen
                 continue
@@ -215,6 +217,7 @@ class Player(LevelIO):
                     cursor = plan[done]
                 elif last:
                     report.end_board = board_or(result.obs, want)
+                del result  # its picture let go: the next look may reuse it (bot.x11)
                 continue
             if last and not self.env.observe().level_shown:
                 done += 1  # solved; the game moved on before the board was seen

@@ -6,10 +6,12 @@ A look that asks nothing of the server cannot clear the damage in order with its
 so the reports come at the level that sends one for every drawing, with its rectangle
 (DamageReportRawRectangles), and nothing is ever cleared: a drawing after a read is
 always reported after it. So a look need not read the whole picture: the last one, with
-the rectangles reported since read again, is the picture now (a copy of a picture the bot
-just made, and a few small reads, cost a fraction of converting all of Xvfb's freshly
-drawn pixels). The whole picture is read at the first look, when the picture moved or
-changed size, when many rectangles came, and at least every ``VERIFY_S``.
+the rectangles reported since read again, is the picture now (a few small reads cost a
+fraction of converting all of Xvfb's freshly drawn pixels). They are read into the last
+picture itself when no one but the watch still holds it (the bot lets go of a look
+before the next), else into a copy, so that a picture once given out never changes
+under its holder. The whole picture is read at the first look, when the picture moved
+or changed size, when many rectangles came, and at least every ``VERIFY_S``.
 
 A report may still be on its way when a read has already seen its drawing: its rectangle
 is then read again at the next look, which is no harm. A look with no report that finds
@@ -23,6 +25,7 @@ reports every change).
 from __future__ import annotations
 
 import struct
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -40,6 +43,9 @@ from logo_bot.bot.x11.window import Region
 
 # DamageNotify: the drawn rectangle (x, y: INT16; width, height: CARD16) at byte 16
 _AREA = struct.Struct("=hhHH")
+# references to the last picture when no one but the watch holds it: the watch's attribute,
+# ``_patched``'s name for it and ``sys.getrefcount``'s argument
+_UNSHARED = 3
 MOST_AREAS = 32  # more rectangles than this since the last look: the whole picture is read
 
 Area = tuple[int, int, int, int]  # x, y, width, height in the window
@@ -65,6 +71,7 @@ class FramebufferWatch(LinkedWatch):
         self._framebuffer = framebuffer
         self.kept = 0  # looks that kept the last picture (nothing reported since)
         self.patched = 0  # looks that read only the rectangles drawn since the last
+        self.in_place = 0  # of them, those that patched the last picture itself
         self._areas: list[Area] = []  # reported since the last read
         self._whole_at = 0.0  # when the whole picture was last read (time.monotonic)
         self._place: Region | None = None  # where on the screen the last read was
@@ -111,9 +118,14 @@ class FramebufferWatch(LinkedWatch):
 
     def _patched(self, place: Region, areas: list[Area]) -> Frame | None:
         """The last picture with ``areas`` read again (None if one cannot be read)."""
-        assert self._last is not None
+        last = self._last
+        assert last is not None
         box = self._grabber.box
-        frame = self._last.copy(order="K")  # the grabbers' layout: one plane a channel
+        if sys.getrefcount(last) > _UNSHARED:  # another holds it: its picture must stay
+            frame = last.copy(order="K")  # the grabbers' layout: one plane a channel
+        else:
+            frame = last
+            self.in_place += 1
         for x, y, width, height in areas:
             left, top = max(x - box.left, 0), max(y - box.top, 0)
             right = min(x + width - box.left, place.width)
@@ -138,4 +150,4 @@ class FramebufferWatch(LinkedWatch):
 
     def record(self) -> dict[str, Any]:
         record = {**super().record(), "read_by": "framebuffer", "refused": self.refused}
-        return record | {"kept": self.kept, "patched": self.patched}
+        return record | {"kept": self.kept, "patched": self.patched, "in_place": self.in_place}

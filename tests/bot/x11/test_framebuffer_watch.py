@@ -155,6 +155,21 @@ def test_a_look_reads_again_only_the_rectangles_drawn_since_the_last(canvas, wat
     assert watch.patched == 2
 
 
+def test_a_picture_no_one_else_holds_is_patched_where_it_lies(canvas, watch):
+    """A copy of the last picture is made only while someone still holds it (as the
+    previous test's ``first``); else its drawn rectangles are read into it."""
+    last = id(watch.look(not_called))  # the watch alone holds the picture now
+    canvas.paint(RED, 4, 4, 8, 8)
+    assert watch.wait(later())
+    frame = watch.look(not_called)
+    assert id(frame) == last and watch.in_place == 1 and watch.record()["in_place"] == 1
+    np.testing.assert_array_equal(frame, canvas.grab())
+    canvas.paint(BLUE, 4, 4, 8, 8)  # ``frame`` is held now: the next look copies
+    assert watch.wait(later())
+    np.testing.assert_array_equal(watch.look(not_called), canvas.grab())
+    assert colour(frame, 5, 5) == (255, 0, 0) and watch.in_place == 1 and watch.patched == 2
+
+
 def test_many_rectangles_are_one_read_of_the_whole_picture(canvas, watch):
     watch.look(not_called)
     for i in range(framebuffer_watch.MOST_AREAS + 1):
