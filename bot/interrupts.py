@@ -77,6 +77,7 @@ _finishing = threading.local()
 
 class _Pipe:
     fd: int | None = None  # the read end of the signals' wake-up pipe, once installed
+    noted = False  # a signal came since the main thread last read the pipe
 
 
 _pipe = _Pipe()
@@ -84,7 +85,7 @@ _pipe = _Pipe()
 
 def requested() -> Stopped | None:
     """The stop asked for, if any (a fresh exception; never raises)."""
-    _read_pipe()
+    _read_noted()
     if not _state.asked.is_set():
         return None
     return _state.kind(_state.message)
@@ -110,7 +111,7 @@ def request(message: str, kind: type[Stopped] = Stopped) -> None:
 def check() -> None:
     """A safe point: raise the stop asked for, if any. While the folder is written
     (``finishing``) a stop raises only once ``FINISH_S`` have passed since it was asked."""
-    _read_pipe()
+    _read_noted()
     if not _state.asked.is_set():
         return
     if getattr(_finishing, "depth", 0) and time.monotonic() < finish_by():
@@ -220,7 +221,9 @@ def reset() -> None:
 
 
 def _noted(signum: int, frame: object) -> None:
-    """The Python side of a signal: nothing. ``_read_signals`` has it from the pipe."""
+    """The Python side of a signal (run in the main thread between two of its steps):
+    the next safe point reads the pipe. ``_read_signals`` has the signal from it too."""
+    _pipe.noted = True
 
 
 def _read_signals(fd: int) -> None:
@@ -233,6 +236,14 @@ def _read_signals(fd: int) -> None:
             continue
         except OSError:
             return
+        _read_pipe()
+
+
+def _read_noted() -> None:
+    """At a safe point: the pipe read when a signal came since the last (nearly never; a
+    read of the empty pipe at each of the many safe points a key costs a system call)."""
+    if _pipe.noted:
+        _pipe.noted = False
         _read_pipe()
 
 

@@ -193,6 +193,35 @@ def test_a_signal_never_raises_inside_the_code_it_lands_in(name):
     assert "Traceback" not in result.stderr
 
 
+def test_a_safe_point_reads_the_pipe_only_once_a_signal_came_and_then_at_once():
+    """The safe points are many (several a key): one that follows no signal makes no
+    system call; one that follows a signal sees it at once, even before the signal
+    thread has run (here it never does)."""
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(
+            """
+            import os, signal, threading
+            from bot import interrupts
+            threading.Thread.start = lambda self: None  # no signal thread
+            interrupts.install()
+            reads, real = [], os.read
+            os.read = lambda fd, n: reads.append(fd) or real(fd, n)
+            interrupts.check()
+            print("reads with no signal:", len(reads))
+            os.kill(os.getpid(), signal.SIGTERM)
+            try:
+                interrupts.check()
+            except interrupts.Stopped as stop:
+                print("raised at once:", stop, "reads:", len(reads))
+            """
+        )],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "reads with no signal: 0" in result.stdout
+    assert "raised at once: stopped by SIGTERM reads: 1" in result.stdout
+
+
 @pytest.mark.parametrize("gap_s", [0.0, 0.08])  # the Fuse test tries 5-200 ms
 def test_a_second_signal_ends_the_process_at_once_with_the_hooks_run(gap_s, tmp_path):
     """Ctrl-C twice (or two SIGTERMs) while the orderly stop hangs: the force hooks run,
