@@ -45,6 +45,9 @@ VERIFY_S = 0.25  # a look with no report is checked against the last one at most
 # popping up over Fuse (read from the root window, its pixels are in the grab; Fuse's
 # redraw when it goes away is reported)
 MISSES = 2
+# a look this soon after a wait took the reports does not take them again (a few system
+# calls a key); a tenth of a frame at 200 %
+FRESH_S = 0.001
 
 
 class DamageUnavailable(Exception):
@@ -74,6 +77,7 @@ class DamageWatch(PictureWatch):
         self._drawn = True  # nothing seen yet: the first look reads the window
         self._last: Frame | None = None  # the last look's picture
         self._verified = 0.0
+        self._taken_at = -1.0  # when a wait last took the reports (``_take_fresh``)
         self._closed = False
         self._dpy = open_display(display)
         try:
@@ -127,7 +131,7 @@ class DamageWatch(PictureWatch):
         self._noted()
         if self.polling:
             return grab()
-        self._take_reports()
+        self._take_fresh()
         drawn, self._drawn = self._drawn, False
         if drawn:
             # all of the damage; a window gone (Fuse ended) takes its damage along
@@ -165,24 +169,37 @@ class DamageWatch(PictureWatch):
         if self.polling:
             return self._poll(until, self.poll_s, also)
         fds: list[int] | None = None  # made only for a wait that sleeps (most do not)
-        slept = False
-        while True:
-            self._take_reports()
-            if self._drawn:
-                self.wakeups += slept
-                return True
+        self._take_waiting()
+        while not self._drawn:
             self.safe_point()
             left = until - time.monotonic()
             if left <= 0:
                 return False
             if fds is None:
                 fds = [self._fd, *also]
-            slept = True
+            # a report already on the connection ends it at once, as one sent meanwhile
             ready, _, _ = select.select(fds, [], [], min(left, interrupts.SLICE_S))
-            if also and any(fd in ready for fd in also):
+            if ready:
                 self._take_reports()
                 self.wakeups += self._drawn
-                return self._drawn
+            if also and any(fd in ready for fd in also):
+                break
+        if self._drawn:
+            self._taken_at = time.perf_counter()
+        return self._drawn
+
+    def _take_waiting(self) -> None:
+        """Before a wait: the reports already read in (here: python-xlib's queue, and
+        its socket, which it may have read from)."""
+        self._take_reports()
+
+    def _take_fresh(self) -> None:
+        """Before a look: the reports received so far, unless a wait has just taken them
+        (less than ``FRESH_S`` ago: then the look goes on as if it came a moment earlier,
+        and a report meanwhile is taken after it, for the next look)."""
+        taken, self._taken_at = self._taken_at, -1.0
+        if time.perf_counter() - taken >= FRESH_S:
+            self._take_reports()
 
     def record(self) -> dict[str, Any]:
         seen_by = "polling" if self.polling else self.kind

@@ -94,14 +94,20 @@ class RawLink:
     def poll(self) -> bool:
         """Send what is queued and read whatever has arrived, without waiting; whether
         anything had."""
-        self._flush()
+        if self._out:
+            self._flush()
         arrived = False
         while select.select([self._socket], [], [], 0)[0]:
             self._read()
             arrived = True
-        while (packet := self._packet()) is not None:
-            self._keep(packet)
+        if self._in:  # whole packets read with a reply, or just now
+            while (packet := self._packet()) is not None:
+                self._keep(packet)
         return arrived
+
+    def buffered(self) -> bool:
+        """Events, or a whole packet, read already and not yet taken."""
+        return bool(self.events) or len(self._in) >= 32
 
     def flush(self) -> None:
         """Send what is queued, reading nothing."""

@@ -68,6 +68,12 @@ class LinkedWatch(DamageWatch):
         if self._link.poll() or self._link.events:
             self._count(self._link.take_events())
 
+    def _take_waiting(self) -> None:
+        # the link reads only when asked: what it has read is all that may be waiting
+        # besides the socket, which the wait's ``select`` watches
+        if self._link.buffered():
+            self._take_reports()
+
     def _count(self, events: list[int]) -> None:
         for code in events:
             if code == self._event:
@@ -81,7 +87,7 @@ class LinkedWatch(DamageWatch):
             return grab()
         box = self._grabber.follow()
         with LostDisplay(self._grabber.display_name, probe=True):
-            self._take_reports()
+            self._take_fresh()
             kept = self._unchanged()
             if kept is not None:
                 return kept

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from logo_bot.bot.errors import DisplayError, DisplayLost
+from logo_bot.bot.x11 import damage, framebuffer_watch
 from logo_bot.bot.x11 import display as display_module
-from logo_bot.bot.x11 import framebuffer_watch
 from logo_bot.bot.x11.display import XServer, open_display
 from logo_bot.bot.x11.framebuffer import Framebuffer, FramebufferUnavailable, Layout
 from logo_bot.bot.x11.framebuffer_watch import FramebufferWatch
@@ -168,6 +168,37 @@ def test_a_picture_no_one_else_holds_is_patched_where_it_lies(canvas, watch):
     assert watch.wait(later())
     np.testing.assert_array_equal(watch.look(not_called), canvas.grab())
     assert colour(frame, 5, 5) == (255, 0, 0) and watch.in_place == 1 and watch.patched == 2
+
+
+def test_a_look_right_after_a_wait_takes_no_reports_again(canvas, watch, monkeypatch):
+    """The wait has just read them: the look asks the connection nothing (a few system
+    calls a key); a look later than ``FRESH_S`` after it does."""
+    monkeypatch.setattr(damage, "FRESH_S", 60.0)  # however slow this machine is
+    polls = []
+    poll = watch._link.poll
+    monkeypatch.setattr(watch._link, "poll", lambda: polls.append(1) or poll())
+    watch.look(not_called)
+    canvas.paint(RED, 4, 4, 8, 8)
+    assert watch.wait(later())
+    polls.clear()
+    np.testing.assert_array_equal(watch.look(not_called), canvas.grab())
+    assert polls == []
+    monkeypatch.setattr(damage, "FRESH_S", 0.0)  # every look is late
+    canvas.paint(BLUE, 4, 4, 8, 8)
+    assert watch.wait(later())
+    polls.clear()
+    np.testing.assert_array_equal(watch.look(not_called), canvas.grab())
+    assert polls == [1]
+
+
+def test_a_report_read_in_with_a_reply_ends_a_wait_at_once(canvas, watch):
+    """No longer on the socket, it wakes no ``select``: the wait takes it first."""
+    watch.look(not_called)
+    canvas.paint(RED, 4, 4, 8, 8)
+    watch._link.sync()  # the report comes in before the reply
+    assert watch._link.buffered()
+    assert watch.wait(time.monotonic()), "the report read in was not seen"
+    np.testing.assert_array_equal(watch.look(not_called), canvas.grab())
 
 
 def test_many_rectangles_are_one_read_of_the_whole_picture(canvas, watch):
