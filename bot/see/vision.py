@@ -18,6 +18,8 @@ from logo_bot.bot.profile import Point, Profile
 from logo_bot.bot.see.cells import CellPixels
 from logo_bot.solvers.board import EMPTY, Board, Cell
 
+_PLACES = np.array([1 << 16, 1 << 8, 1])  # a colour's channels as the digits of a number
+
 
 @dataclass(frozen=True)
 class Colours:
@@ -44,11 +46,34 @@ class Colours:
         levels = np.arange(256, dtype=float)[:, None]
         return tuple((levels - self.rgb[:, k]) ** 2 for k in range(3))
 
+    @cached_property
+    def _exact(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """Each colour as one number (``_packed``), sorted, and its index in ``names`` (the
+        first of equal colours first, as ``argmin`` takes it); None for a palette with a
+        colour that is not whole numbers."""
+        if not np.array_equal(self.rgb, np.rint(self.rgb)) or not len(self.rgb):
+            return None
+        keys = self._packed(self.rgb.astype(np.uint8))
+        order = np.argsort(keys, kind="stable")
+        return keys[order], order
+
+    @staticmethod
+    def _packed(pixels: np.ndarray) -> np.ndarray:
+        """Each (red, green, blue) of 8 bits as one number."""
+        return pixels.dot(_PLACES)
+
     def nearest(self, pixels: np.ndarray) -> np.ndarray:
         """Index in ``names`` of the colour nearest to each pixel of ``pixels`` (..., 3), or
         ``unknown`` when it is farther than ``max_distance`` from all; shaped (...)."""
         flat = np.asarray(pixels).reshape(-1, 3)
-        if flat.dtype == np.uint8:  # a frame's pixels: the squares are looked up
+        exact = self._exact
+        if flat.dtype == np.uint8 and exact is not None:  # a frame's: palette colours are
+            keys, index = exact  # found as numbers, and where one is not, all by distance
+            packed = self._packed(flat)
+            at = keys.searchsorted(packed)
+            if (keys.take(at, mode="clip") == packed).all():
+                return index.take(at).reshape(np.shape(pixels)[:-1])
+        if flat.dtype == np.uint8:  # the squares are looked up
             red, green, blue = (self._squares[k][flat[:, k]] for k in range(3))
             dist = np.sqrt(red + green + blue)
         else:

@@ -189,3 +189,18 @@ def test_colours_of_a_palette_off_the_integers_classify_as_the_per_pixel_rule():
     want = [per_cell.Palette(vision).name(p) for p in pixels]
     assert vision.colours.classify(pixels) == want
     assert None in want and len(set(want)) > 8
+
+
+@pytest.mark.parametrize("twin_first", [False, True])
+def test_pixels_all_of_the_palette_are_named_as_the_per_pixel_rule(twin_first):
+    """The usual frame, every pixel a palette colour, is read by number, not distance;
+    of two equal colours the first is named, as by distance."""
+    colours = dict(PROFILE.palette.colours)
+    twin = {"black_too": colours["black"], "white_too": colours["bright_white"]}
+    colours = twin | colours if twin_first else colours | twin
+    vision = Vision(replace(PROFILE, palette=replace(PROFILE.palette, colours=colours)))
+    rng = np.random.default_rng(7)
+    pixels = np.array(list(colours.values()), np.uint8)[rng.integers(0, len(colours), 400)]
+    want = [per_cell.Palette(vision).name(p) for p in pixels]
+    assert vision.colours.classify(pixels) == want
+    assert ("black_too" in want) is twin_first and ("black" in want) is not twin_first
