@@ -28,6 +28,10 @@ from logo_bot.bot.x11.display import open_display
 from logo_bot.bot.x11.raw_link import open_link
 from logo_bot.bot.x11.window import Region, covering, top_level
 
+# A check this soon after the last one reads no reports (fresh ones always do): the look
+# and the press of a key come this close together (a system call a key)
+HEARD_S = 0.001
+
 
 class CoverWatch:
     """Whether mapped windows stacked above Fuse's top-level window overlap the picture
@@ -55,6 +59,7 @@ class CoverWatch:
         self._raised = -1e9
         self.raise_every_s = 0.5
         self.asked = 0  # answers read from the server (the stacking and geometries)
+        self._heard_at = -1.0  # when the reports were last read (``time.perf_counter``)
 
     def over(self, fresh: bool = False) -> list[Region]:
         """The windows over the picture now (empty when it is uncovered). ``fresh`` (before
@@ -62,7 +67,8 @@ class CoverWatch:
         reported, and the answer read again at once if one was."""
         if fresh:
             self._reports.sync()
-        self._take_reports()
+        if fresh or time.perf_counter() - self._heard_at >= HEARD_S:
+            self._take_reports()
         area = self.area()
         if area != self._area:
             self._changed = True
@@ -89,6 +95,7 @@ class CoverWatch:
 
     def _take_reports(self) -> None:
         """Read the root's reports received so far: any of them may change the answer."""
+        self._heard_at = time.perf_counter()
         if self._reports.poll() or self._reports.events:
             self._reports.take_events()
             self._changed = True

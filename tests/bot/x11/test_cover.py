@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 from Xlib import X
 
+from logo_bot.bot.x11 import cover
 from logo_bot.bot.x11.cover import CoverWatch
 from logo_bot.bot.x11.display import open_display
 from logo_bot.bot.x11.window import Region
@@ -61,8 +62,9 @@ def test_every_change_at_the_top_of_the_tree_is_in_the_next_fresh_answer(desk):
         assert watch.covered(fresh=True) is covered
 
 
-def test_a_change_is_read_when_due_without_being_asked_fresh(desk):
+def test_a_change_is_read_when_due_without_being_asked_fresh(desk, monkeypatch):
     dpy, _, other, watch = desk
+    monkeypatch.setattr(cover, "HEARD_S", 0.0)  # the reports read at every check
     assert not watch.covered(fresh=True)
     other.configure(x=100, y=50)
     other.map()
@@ -71,3 +73,16 @@ def test_a_change_is_read_when_due_without_being_asked_fresh(desk):
     watch.every_s = 0.0
     dpy.sync()
     assert watch.covered()
+
+
+def test_a_check_right_after_another_reads_no_reports_but_a_fresh_one_does(desk, monkeypatch):
+    """A key's look and its press check within ``HEARD_S``: the second reads nothing."""
+    dpy, _, other, watch = desk
+    monkeypatch.setattr(cover, "HEARD_S", 60.0)  # however slow this machine is
+    watch.every_s = 0.0
+    assert not watch.covered(fresh=True)
+    other.configure(x=100, y=50)
+    other.map()
+    dpy.sync()
+    assert not watch.covered(), "the reports were read again"
+    assert watch.covered(fresh=True)
