@@ -201,7 +201,7 @@ def test_a_safe_point_reads_the_pipe_only_once_a_signal_came_and_then_at_once():
         [sys.executable, "-c", textwrap.dedent(
             """
             import os, signal, threading
-            from bot import interrupts
+            from logo_bot.bot import interrupts
             threading.Thread.start = lambda self: None  # no signal thread
             interrupts.install()
             reads, real = [], os.read
