@@ -128,9 +128,12 @@ def test_a_level_played_on_the_fake_game_shows_each_part(until_seen):
     report = Player(env, profile, settle_frames=2).play_level()
     level = env.spent.as_dict()["level"]
     assert report.keys_sent > 0
+    # not as rounded for run.json: the fake's keys are held no time, their overhead only
+    # (a few microseconds a key: the sum may round to 0.0000 s on a fast machine)
+    seconds = env.spent.seconds["level"]
     parts = ["keys_held", "key_events", "grab", "reading", "planning"]
     for part in parts if until_seen else [*parts, "frame_wait"]:
-        assert level["parts"].get(part, 0) > 0, part
+        assert seconds.get(part, 0) > 0, part
     assert level["counts"]["grab"] >= report.keys_sent // 4
     assert sum(level["parts"].values()) == pytest.approx(level["seconds"], abs=1e-3)
     assert level["seconds"] >= report.seconds - 1e-4  # as rounded for run.json
