@@ -43,12 +43,26 @@ from logo_bot.bot.x11.window import Region
 
 # DamageNotify: the drawn rectangle (x, y: INT16; width, height: CARD16) at byte 16
 _AREA = struct.Struct("=hhHH")
-# references to the last picture when no one but the watch holds it: the watch's attribute,
-# ``_patched``'s name for it and ``sys.getrefcount``'s argument
-_UNSHARED = 3
 MOST_AREAS = 32  # more rectangles than this since the last look: the whole picture is read
 
 Area = tuple[int, int, int, int]  # x, y, width, height in the window
+
+
+class _Holder:
+    item: object = None
+
+
+def _held_once() -> int:
+    """What ``sys.getrefcount`` says of an object that only an attribute and a local name
+    hold, as ``_patched`` holds the last picture (whether it counts its own argument
+    differs between Python versions, so it is measured, once)."""
+    holder = _Holder()
+    holder.item = object()
+    item = holder.item
+    return sys.getrefcount(item)
+
+
+_UNSHARED = _held_once()  # more references than this: someone else holds the picture
 
 
 class FramebufferWatch(LinkedWatch):
