@@ -204,10 +204,7 @@ class Vision:
         first = codes[np.arange(len(codes)), decides.argmax(axis=1)]
         unreadable = first == self.colours.unknown
         if unreadable.any():
-            row, col = self._board_pixels.cell(int(unreadable.argmax()))
-            raise Unreadable(
-                f"board cell {row} {col} has a colour that is not a Spectrum colour", (row, col)
-            )
+            raise no_colour(*self._board_pixels.cell(int(unreadable.argmax())))
         return Board(grid.rows, grid.cols, tuple(self._board_value[first].tolist()))
 
     def cursor_candidates(self, frame: np.ndarray) -> list[Cell]:
@@ -219,13 +216,25 @@ class Vision:
 
     def cursor(self, frame: np.ndarray) -> Cell:
         """The one cursor cell; ``Unreadable`` when there is none or more than one."""
-        found = self.cursor_candidates(frame)
-        if len(found) != 1:
-            where = ", ".join(f"{r} {c}" for r, c in found[:4]) or "no cell"
-            if len(found) > 4:
-                where = f"{len(found)} cells ({where}, ...)"
-            raise Unreadable(f"the cursor rule matches {where}, expected exactly one cell")
-        return found[0]
+        return one_cursor(self.cursor_candidates(frame))
+
+
+def one_cursor(found: list[Cell]) -> Cell:
+    """The one cell of ``found`` (the cells that pass the cursor rule); ``Unreadable``
+    when there is none or more than one."""
+    if len(found) != 1:
+        where = ", ".join(f"{r} {c}" for r, c in found[:4]) or "no cell"
+        if len(found) > 4:
+            where = f"{len(found)} cells ({where}, ...)"
+        raise Unreadable(f"the cursor rule matches {where}, expected exactly one cell")
+    return found[0]
+
+
+def no_colour(row: int, col: int) -> Unreadable:
+    """The error for board cell ``row`` ``col`` showing no Spectrum colour."""
+    return Unreadable(
+        f"board cell {row} {col} has a colour that is not a Spectrum colour", (row, col)
+    )
 
 
 def detect_scale(profile: Profile, frame: np.ndarray) -> int:
