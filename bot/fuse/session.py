@@ -34,6 +34,7 @@ from logo_bot.bot.fuse.session_parts import (
 )
 from logo_bot.bot.fuse.tape_end import TapeEnd
 from logo_bot.bot.profile import Profile
+from logo_bot.bot.see.cell_sight import CellReading, CellSight
 from logo_bot.bot.see.vision import Vision, detect_scale
 from logo_bot.bot.x11.cover import CoverWatch
 from logo_bot.bot.x11.display import XServer
@@ -81,6 +82,7 @@ class Session:
     _title: TitleSpeed | None = field(default=None, repr=False)  # Fuse's speed, for waits
     frame_s: float = 0.0  # wall seconds per emulated frame
     watch: PictureWatch | None = None  # when Fuse draws (``bot.x11.damage``); None: polled
+    _sight: CellSight | None = field(default=None, repr=False)  # ``glimpse``'s
 
     def __post_init__(self) -> None:
         self.frame_s = self.frame_s or FRAME_S * 100 / self.speed
@@ -141,6 +143,31 @@ class Session:
     def frame(self) -> np.ndarray:
         """The picture now; ``EmulatorError`` if Fuse has died. While another window covers
         the picture this waits, as the focus policy says (it may raise Fuse)."""
+        self._may_look()
+        return self._follow_scale(self._grab())
+
+    def glimpse(self) -> CellReading | None:
+        """The level's cells now, read only where Fuse drew since the last glimpse (a
+        ``CellSight`` on the watch's ``sighting``), with a look's checks (``frame``);
+        None where the watch cannot give the picture so (then look: ``frame``)."""
+        sighting = getattr(self.watch, "sighting", None)
+        if sighting is None:
+            return None
+        self._may_look()
+        picture = sighting()
+        vision, sight = self.vision, self._sight
+        w, h = self.profile.geometry.window
+        size = (w * vision.scale, h * vision.scale)
+        if picture is None or (picture.width, picture.height) != size:
+            self._sight = None  # the areas drawn meanwhile are not the sight's: read all
+            return None
+        if sight is None or sight.vision is not vision:
+            sight = self._sight = CellSight(vision)
+        return sight.update(picture)
+
+    def _may_look(self) -> None:
+        """Before a look: Fuse still runs (else ``EmulatorError``), and no other window
+        covers its picture (else wait, as the focus policy says)."""
         if self.attached:
             self._check_attached()
         elif not self.fuse.alive():
@@ -152,7 +179,6 @@ class Session:
             )
         if self.cover is not None and self.target is not None and self.cover.covered():
             self.focus_policy.regain(self.target)
-        return self._follow_scale(self._grab())
 
     def glance(self) -> np.ndarray:
         """The picture now, even while another window has the focus or covers Fuse (the

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from logo_bot.bot import interrupts
-from logo_bot.bot.play.observation import Expectation, Observation, holds
+from logo_bot.bot.play.observation import Expectation, Glimpse, Observation, holds
 from logo_bot.bot.play.time_spent import TimeSpent
 from logo_bot.bot.see.screens import ScreenReader
 from logo_bot.bot.see.vision import Vision
@@ -102,6 +102,18 @@ class LogoEnv:
         """The picture now, waiting for no focus or cover: a look while the run is paused."""
         return self._look(self.console.glance)
 
+    def _glimpse(self) -> Observation:
+        """The level's cells read only where Fuse drew since the last glimpse, where the
+        console can (``Session.glimpse``): a ``Glimpse``, whose frame is looked at only
+        when asked; else ``observe``."""
+        glimpse = getattr(self.console, "glimpse", None)
+        if glimpse is not None:
+            with self.spent.on("grab"):
+                reading = glimpse()
+            if reading is not None:
+                return Glimpse(reading, self.console.frame, self.vision, self.screens, self.spent)
+        return self.observe()
+
     def _look(self, grab: Callable[[], np.ndarray]) -> Observation:
         with self.spent.on("grab"):
             frame = grab()
@@ -171,7 +183,7 @@ class LogoEnv:
 
         def seen(i: int) -> bool:
             last.clear()  # let go of the last picture first: the watch may then reuse it
-            last.append(self.observe())
+            last.append(self._glimpse())
             return holds(expects[i], last[0])
 
         driver = self.console.keys

@@ -13,6 +13,7 @@ import numpy as np
 
 from logo_bot.bot.errors import Unreadable
 from logo_bot.bot.play.time_spent import IDLE, TimeSpent
+from logo_bot.bot.see.cell_sight import CellReading
 from logo_bot.bot.see.screens import ScreenReader
 from logo_bot.bot.see.vision import Vision
 from logo_bot.solvers.board import Board, Cell
@@ -84,6 +85,51 @@ class Observation:
     def cursor(self) -> Cell:
         with self.spent.on("reading"):
             return self.vision.cursor(self.frame)
+
+
+class Glimpse(Observation):
+    """An observation of the level's cells as read where Fuse drew (``bot.see.cell_sight``):
+    the level marker, the board and the cursor are the reading's; the frame, and all
+    that is read from it, is looked at only when asked (``look``), so a little later
+    than the reading (a recorder asks at once)."""
+
+    def __init__(
+        self,
+        reading: CellReading,
+        look: Callable[[], np.ndarray],
+        vision: Vision,
+        screens: ScreenReader | None = None,
+        spent: TimeSpent = IDLE,
+    ) -> None:
+        self.reading = reading
+        self._look = look
+        self.vision = vision
+        self.screens = screens
+        self.at = time.monotonic()
+        self.spent = spent
+
+    @cached_property
+    def frame(self) -> np.ndarray:  # type: ignore[override]
+        with self.spent.on("grab"):
+            return self._look()
+
+    @cached_property
+    def level_shown(self) -> bool:
+        return self.reading.level_shown
+
+    @cached_property
+    def board(self) -> Board:
+        return self.reading.board()
+
+    @cached_property
+    def cursor(self) -> Cell:
+        return self.reading.cursor()
+
+    __eq__ = object.__eq__  # not by frames: that would look
+    __hash__ = object.__hash__
+
+    def __repr__(self) -> str:
+        return f"Glimpse(at={self.at:.3f}, reading={self.reading})"
 
 
 Expectation = Callable[[Observation], bool]

@@ -85,6 +85,7 @@ class CellSight:
     kept per cell of the board (``update``)."""
 
     def __init__(self, vision: Vision) -> None:
+        self.vision = vision
         g, s = vision.geometry, vision.scale
         self.rows, self.cols = g.board.rows, g.board.cols
         rule = [(x, y) for y in g.cursor_rows for x in g.cursor_columns]
@@ -110,9 +111,8 @@ class CellSight:
         self._cursor_at: list[list[int]] = []
         self._probes_at: list[list[int]] = []
         self._marker_at: list[int] = []
-        cells = self.rows * self.cols
-        self._passes = [False] * cells
-        self._values = [0] * cells
+        self._passing: set[int] = set()  # the cells that pass the cursor rule
+        self._values = [EMPTY] * (self.rows * self.cols)
         self._shown = False
         self.cells_read = 0  # cells read again, all updates together
 
@@ -120,9 +120,10 @@ class CellSight:
         """Read again the cells ``picture.areas`` touch (all of them when it has none, or
         when the picture moved since the last update); what the cells show now."""
         at = (picture.stride, picture.left, picture.top)
-        areas = picture.areas if at == self._at else None
-        if areas is None:
+        areas = picture.areas
+        if at != self._at:
             self._index(*at)
+            areas = None
         pixels = picture.pixels
         if areas is None:
             cells: Sequence[int] = range(self.rows * self.cols)
@@ -135,7 +136,7 @@ class CellSight:
             first = pixels[self._marker_at[0]] & RGB
             self._shown = any(pixels[j] & RGB != first for j in self._marker_at)
         self.cells_read += len(cells)
-        passing = tuple(i for i, passes in enumerate(self._passes) if passes)
+        passing = tuple(sorted(self._passing))
         return CellReading(passing, tuple(self._values), self._shown, self.rows, self.cols)
 
     def _touched(self, areas: tuple[Area, ...]) -> tuple[set[int], bool]:
@@ -153,7 +154,10 @@ class CellSight:
     def _read_cell(self, pixels: Sequence[int], i: int) -> None:
         at = self._cursor_at[i]
         first = pixels[at[0]] & RGB
-        self._passes[i] = all(pixels[j] & RGB == first for j in at)
+        if all(pixels[j] & RGB == first for j in at):
+            self._passing.add(i)
+        else:
+            self._passing.discard(i)
         if not self._probes_at:
             return
         code = first_code = -1

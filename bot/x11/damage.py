@@ -116,6 +116,12 @@ class DamageWatch(PictureWatch):
     def polling(self) -> bool:
         return self.missed is not None
 
+    def _take_drawn(self) -> bool:
+        """Whether Fuse drew since the last look (the reports taken); the next wait waits
+        for a drawing after this."""
+        drawn, self._drawn = self._drawn, False
+        return drawn
+
     def _take_reports(self) -> None:
         """Read the reports received so far (each marks the picture drawn)."""
         while has_events(self._dpy):
@@ -132,7 +138,7 @@ class DamageWatch(PictureWatch):
         if self.polling:
             return grab()
         self._take_fresh()
-        drawn, self._drawn = self._drawn, False
+        drawn = self._take_drawn()
         if drawn:
             # all of the damage; a window gone (Fuse ended) takes its damage along
             Packed(self._dpy.display, self._subtract, onerror=_ignored)

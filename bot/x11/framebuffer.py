@@ -83,6 +83,9 @@ class Framebuffer:
         pixels = np.frombuffer(mapped, dtype=np.uint8, count=end - layout.offset,
                                offset=layout.offset)  # fmt: skip
         self._pixels: np.ndarray | None = pixels.reshape(layout.height, -1, 4)
+        # the same pixels, each one number (0xXXRRGGBB): what ``packed`` gives
+        self._packed: memoryview | None = memoryview(mapped)[layout.offset : end].cast("I")
+        self.stride = layout.bytes_per_line // 4  # pixels from one row to the next
 
     @classmethod
     def open(cls, folder: Path) -> Framebuffer:
@@ -113,19 +116,33 @@ class Framebuffer:
         pixels = self._area(region)
         return None if pixels is None else pixels[..., 2::-1]
 
+    @property
+    def packed(self) -> memoryview | None:
+        """Every pixel of the screen as one number, 0xRRGGBB in its low 24 bits: pixel
+        (x, y) at ``y * stride + x``. Xvfb changes them as it draws. None once closed."""
+        return self._packed
+
     def _area(self, region: Region) -> np.ndarray | None:
         """The BGRX pixels of ``region``; None when it is not wholly on the screen."""
         pixels = self._pixels
+        if pixels is None or not self.holds(region):
+            return None
+        left, top = region.left, region.top
+        return pixels[top : top + region.height, left : left + region.width]
+
+    def holds(self, region: Region) -> bool:
+        """Whether ``region`` is wholly on the screen (and not empty)."""
         left, top, width, height = region.left, region.top, region.width, region.height
-        if pixels is None or left < 0 or top < 0 or width <= 0 or height <= 0:
-            return None
-        if left + width > self.layout.width or top + height > self.layout.height:
-            return None
-        return pixels[top : top + height, left : left + width]
+        if left < 0 or top < 0 or width <= 0 or height <= 0:
+            return False
+        return left + width <= self.layout.width and top + height <= self.layout.height
 
     def close(self) -> None:
         """Let go of the mapping (a read afterwards gives None)."""
         self._pixels = None
+        if self._packed is not None:
+            self._packed.release()
+            self._packed = None
         with contextlib.suppress(BufferError):  # a view still taken: freed with it
             self._map.close()
 

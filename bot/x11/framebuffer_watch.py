@@ -28,6 +28,7 @@ import struct
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from Xlib.ext import damage
@@ -36,6 +37,7 @@ from logo_bot.bot import interrupts
 from logo_bot.bot.x11.damage import VERIFY_S, same_picture
 from logo_bot.bot.x11.framebuffer import Framebuffer
 from logo_bot.bot.x11.grab import Grabber
+from logo_bot.bot.x11.lost import LostDisplay
 from logo_bot.bot.x11.picture import Box
 from logo_bot.bot.x11.picture_watch import POLL_S, Frame
 from logo_bot.bot.x11.reading_watch import LinkedWatch
@@ -44,8 +46,25 @@ from logo_bot.bot.x11.window import Region
 # DamageNotify: the drawn rectangle (x, y: INT16; width, height: CARD16) at byte 16
 _AREA = struct.Struct("=hhHH")
 MOST_AREAS = 32  # more rectangles than this since the last look: the whole picture is read
+# A sighting has every cell read again at least this often (a look, every ``VERIFY_S``).
+SIGHT_ALL_S = 1.0
 
 Area = tuple[int, int, int, int]  # x, y, width, height in the window
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """The picture as the screen file's own packed pixels (``Framebuffer.packed``): its
+    pixel (x, y) is ``pixels[(top + y) * stride + left + x]``; ``areas`` were drawn in
+    it since the last sighting (picture pixels; None: anything may have changed)."""
+
+    pixels: memoryview
+    stride: int
+    left: int
+    top: int
+    width: int
+    height: int
+    areas: tuple[Area, ...] | None
 
 
 class _Holder:
@@ -89,17 +108,63 @@ class FramebufferWatch(LinkedWatch):
         self._areas: list[Area] = []  # reported since the last read
         self._whole_at = 0.0  # when the whole picture was last read (time.monotonic)
         self._place: Region | None = None  # where on the screen the last read was
+        self.sightings = 0
+        self._unsighted: list[Area] = []  # reported since the last sighting
+        self._sighted: Region | None = None  # where the last sighting was (None: none)
+        self._sighted_at = 0.0  # when a sighting last had every cell read (None areas)
         super().__init__(display, window_id, poll_s, safe_point, grabber=grabber)
         self._link.keep_code = self._event
 
     def _count(self, events: list[int]) -> None:
         super()._count(events)
-        self._areas.extend(_AREA.unpack_from(packet, 16) for packet in self._link.take_packets())
+        areas = [_AREA.unpack_from(packet, 16) for packet in self._link.take_packets()]
+        self._areas.extend(areas)
+        self._unsighted.extend(areas)
+        if len(self._unsighted) > MOST_AREAS:  # no sighting for a while: the next reads all
+            self._unsighted.clear()
+            self._sighted = None
+
+    def _take_drawn(self) -> bool:
+        # a sighting takes the reports that end a wait, not those of the picture
+        return super()._take_drawn() or bool(self._areas)
+
+    def sighting(self) -> Sighting | None:
+        """The picture's pixels in the screen file, with the areas drawn since the last
+        sighting (a look for ``bot.see.cell_sight``, which reads a few pixels, with no
+        copy; every area also stays for the next ``look``'s picture). The areas are None
+        at the first sighting, after one that gave None, when the picture moved, when
+        many came, and at least every ``SIGHT_ALL_S``. None where the picture is not wholly
+        on the screen, or the watch polls: then look."""
+        self._noted()
+        if self.polling:
+            return None
+        self._grabber.follow()
+        with LostDisplay(self._grabber.display_name, probe=True):
+            self._take_fresh()
+        self._drawn = False  # the next wait waits for a drawing after this
+        place, pixels = self._grabber.picture, self._framebuffer.packed
+        drawn, self._unsighted = self._unsighted, []
+        if pixels is None or not self._framebuffer.holds(place):
+            self._sighted = None
+            return None
+        now = time.monotonic()
+        box = self._grabber.box
+        areas: tuple[Area, ...] | None = tuple(
+            (x - box.left, y - box.top, width, height) for x, y, width, height in drawn
+        )
+        if place != self._sighted or now - self._sighted_at >= SIGHT_ALL_S:
+            areas, self._sighted_at = None, now
+        self._sighted = place
+        self.sightings += 1
+        stride = self._framebuffer.stride
+        return Sighting(pixels, stride, place.left, place.top, place.width, place.height, areas)
 
     def _unchanged(self) -> Frame | None:
         """The last picture when nothing was reported since it and the whole picture was
         read less than ``VERIFY_S`` ago."""
-        if self._last is None or self._drawn or time.monotonic() - self._whole_at >= VERIFY_S:
+        if self._last is None or self._drawn or self._areas:
+            return None
+        if time.monotonic() - self._whole_at >= VERIFY_S:
             return None
         self.kept += 1
         return self._last
@@ -164,4 +229,5 @@ class FramebufferWatch(LinkedWatch):
 
     def record(self) -> dict[str, Any]:
         record = {**super().record(), "read_by": "framebuffer", "refused": self.refused}
-        return record | {"kept": self.kept, "patched": self.patched, "in_place": self.in_place}
+        looks = {"kept": self.kept, "patched": self.patched, "in_place": self.in_place}
+        return record | looks | {"sightings": self.sightings}

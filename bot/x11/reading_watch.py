@@ -91,7 +91,7 @@ class LinkedWatch(DamageWatch):
             kept = self._unchanged()
             if kept is not None:
                 return kept
-            drawn, self._drawn = self._drawn, False
+            drawn = self._take_drawn()
             if drawn and self.clears:
                 self._link.send(self._subtract)
             frame = self._read(box)

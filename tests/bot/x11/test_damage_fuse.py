@@ -5,10 +5,12 @@ from __future__ import annotations
 import pytest
 
 from logo_bot.bot.fuse.assembly import SessionOptions, open_session
-from logo_bot.bot.play.env import LogoEnv
+from logo_bot.bot.play.env import EnvWrapper, LogoEnv
+from logo_bot.bot.play.observation import Glimpse
 from logo_bot.bot.play.unattended import Walkthrough
 from logo_bot.bot.profile import load_profile
 from logo_bot.bot.x11.damage import DamageWatch
+from logo_bot.bot.x11.framebuffer_watch import FramebufferWatch
 
 pytestmark = pytest.mark.fuse
 
@@ -31,3 +33,39 @@ def test_a_level_is_played_woken_by_fuses_drawing(xserver):
     assert picture["seen_by"] == "damage" and picture["why"] is None
     # every wait ended on a report, and no report went unanswered by a look
     assert 0 < picture["wakeups"] <= picture["reports"] <= picture["looks"]
+
+
+class CheckedGlimpses(EnvWrapper):
+    """Reads every step's glimpse again from a whole frame, as ``Vision`` reads it."""
+
+    def __init__(self, env: LogoEnv) -> None:
+        super().__init__(env)
+        self.checked = 0
+
+    def step_seen(self, keys, expects, longest_frames):
+        result = self.env.step_seen(keys, expects, longest_frames)
+        obs = result.obs
+        if isinstance(obs, Glimpse):
+            vision = obs.vision
+            assert obs.level_shown == vision.level_shown(obs.frame)
+            if obs.level_shown:
+                assert obs.cursor == vision.cursor(obs.frame)
+                assert obs.board == vision.board(obs.frame)
+            self.checked += 1
+        return result
+
+
+def test_a_level_on_the_bots_own_xvfb_is_played_by_glimpses_of_the_cells_fuse_drew():
+    """Each key's check reads the cells Fuse drew straight from the screen file (a
+    ``CellSight``), and what it read is what a whole frame shows."""
+    with open_session(PROFILE, SessionOptions(headless=True, speed=200)) as session:
+        assert isinstance(session.watch, FramebufferWatch)
+        env = CheckedGlimpses(LogoEnv(session))
+        report = Walkthrough(session, env, PROFILE, 1, 2).run()
+        picture = session.run_record["picture"]
+    assert report.status == "complete" and report.levels_done == 2
+    in_play = report.corrections - report.run_corrections
+    assert sum(in_play.values()) == 0, in_play
+    in_levels = sum(result.report.keys_sent for result in report.results.values())
+    assert picture["sightings"] >= in_levels > 0, picture
+    assert env.checked > 0

@@ -281,3 +281,57 @@ def test_a_display_that_goes_away_is_display_lost_even_for_a_look_that_keeps(tmp
         watch.close()
         grabber.close()
         framebuffer.close()
+
+
+def packed(sighting: framebuffer_watch.Sighting, x: int, y: int) -> int:
+    """Pixel (x, y) of a sighting's picture as 0xRRGGBB."""
+    return sighting.pixels[(sighting.top + y) * sighting.stride + sighting.left + x] & 0xFFFFFF
+
+
+def test_a_sighting_gives_the_areas_drawn_since_the_last_and_a_look_still_reads_them(canvas, watch):
+    """The screen file's own pixels and the areas drawn since the last sighting; the
+    wait that follows waits for a new drawing, and the next look reads the areas too."""
+    watch.look(not_called)
+    first = watch.sighting()
+    assert first is not None and first.areas is None, "the first sighting reads all"
+    assert (first.width, first.height) == (WIDTH, HEIGHT) and packed(first, 5, 5) == 0
+    canvas.paint(RED, 4, 4, 8, 8)
+    canvas.paint(BLUE, 30, 20, 10, 6)
+    assert watch.wait(later())
+    sighting = watch.sighting()
+    assert sighting is not None and sighting.areas == ((4, 4, 8, 8), (30, 20, 10, 6))
+    assert packed(sighting, 5, 5) == 0xFF0000 and packed(sighting, 31, 21) == 0x0000FF
+    assert not watch.wait(time.monotonic()), "woken again for what was sighted"
+    np.testing.assert_array_equal(watch.look(not_called), canvas.grab())
+    assert watch.patched == 1 and watch.unreported == 0
+    again = watch.sighting()
+    assert again is not None and again.areas == ()
+    assert watch.record()["sightings"] == 3
+
+
+def sighted_at(watch: FramebufferWatch, left: int | None) -> framebuffer_watch.Sighting | None:
+    """The first sighting at ``left`` (None: none), once the grabber has followed the
+    window there (its ConfigureNotify read)."""
+    deadline = later()
+    while True:
+        sighting = watch.sighting()
+        if (sighting.left if sighting else None) == left or time.monotonic() > deadline:
+            return sighting
+
+
+def test_a_sighting_after_the_picture_moved_or_left_the_screen_has_every_area(
+    canvas, watch, xserver
+):
+    watch.sighting()
+    canvas.window.configure(x=40)
+    canvas.dpy.sync()
+    moved = sighted_at(watch, 40)
+    assert moved is not None and moved.left == 40 and moved.areas is None
+    width = xserver.framebuffer.layout.width
+    canvas.window.configure(x=width - WIDTH // 2)
+    canvas.dpy.sync()
+    assert sighted_at(watch, None) is None, "a picture partly off the screen is not sighted"
+    canvas.window.configure(x=40)
+    canvas.dpy.sync()
+    back = sighted_at(watch, 40)
+    assert back is not None and back.areas is None
