@@ -47,6 +47,8 @@ from logo_bot.bot.x11.watch_choice import watch_window
 from logo_bot.bot.x11.x11_keys import X11Keys
 
 OPENSE_PAPER = (192, 192, 192)  # BASIC's white paper: the ROM is ready for typing
+# A glimpse (once a key) asks whether Fuse still runs at most this often: a look, always.
+ALIVE_EVERY_S = 0.02
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +81,7 @@ class Session:
     _closed: bool = field(default=False, repr=False)
     tape_pending: bool = False  # a tape OpenSE cannot load by itself: LOAD "" to type
     _checked_at: float = field(default=0.0, repr=False)
+    _alive_at: float = field(default=-1e9, repr=False)  # when Fuse was last seen running
     _title: TitleSpeed | None = field(default=None, repr=False)  # Fuse's speed, for waits
     frame_s: float = 0.0  # wall seconds per emulated frame
     watch: PictureWatch | None = None  # when Fuse draws (``bot.x11.damage``); None: polled
@@ -153,7 +156,7 @@ class Session:
         sighting = getattr(self.watch, "sighting", None)
         if sighting is None:
             return None
-        self._may_look()
+        self._may_look(ALIVE_EVERY_S)
         picture = sighting()
         vision, sight = self.vision, self._sight
         w, h = self.profile.geometry.window
@@ -165,12 +168,18 @@ class Session:
             sight = self._sight = CellSight(vision)
         return sight.update(picture)
 
-    def _may_look(self) -> None:
-        """Before a look: Fuse still runs (else ``EmulatorError``), and no other window
-        covers its picture (else wait, as the focus policy says)."""
+    def _may_look(self, alive_every_s: float = 0.0) -> None:
+        """Before a look: Fuse still runs (else ``EmulatorError``; asked again only after
+        ``alive_every_s``), and no other window covers its picture (else wait, as the
+        focus policy says)."""
+        now = time.monotonic()
         if self.attached:
             self._check_attached()
-        elif not self.fuse.alive():
+        elif now - self._alive_at < alive_every_s:
+            pass
+        elif self.fuse.alive():
+            self._alive_at = now
+        else:
             if self.xserver.gone():  # Fuse ended with its display: no restart, no warnings
                 raise DisplayLost(self.xserver.display)
             raise EmulatorError(

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from logo_bot.bot import interrupts
-from logo_bot.bot.play.observation import Expectation, Glimpse, Observation, holds
+from logo_bot.bot.play.observation import ByCells, Expectation, Glimpse, Observation, holds
 from logo_bot.bot.play.time_spent import TimeSpent
 from logo_bot.bot.see.screens import ScreenReader
 from logo_bot.bot.see.vision import Vision
@@ -124,12 +124,13 @@ class LogoEnv:
 
     def wait_for(self, expect: Expectation, timeout_frames: float) -> tuple[Observation, bool]:
         """Look until ``expect`` holds or ``timeout_frames`` emulated frames pass, again
-        each time Fuse has drawn (``wait_drawn``)."""
+        each time Fuse has drawn (``wait_drawn``); an expectation ``ByCells`` by glimpses."""
+        look = self._glimpse if isinstance(expect, ByCells) else self.observe
         deadline = time.monotonic() + timeout_frames * self.console.frame_s
         with self.spent.on("frame_wait"):
             while True:
                 obs = None  # the last picture let go first: the watch may then reuse it
-                obs = self.observe()
+                obs = look()
                 if holds(expect, obs):
                     return obs, True
                 if time.monotonic() >= deadline:

@@ -135,6 +135,34 @@ class Glimpse(Observation):
 Expectation = Callable[[Observation], bool]
 
 
+@dataclass(frozen=True)
+class ByCells:
+    """An expectation that a wait asks of glimpses where it can (``LogoEnv.wait_for``):
+    what it reads of the level's cells costs a few pixels, and the whole frame is looked
+    at only when it asks for more (a screen's text, say)."""
+
+    expect: Expectation
+
+    def __call__(self, obs: Observation) -> bool:
+        return self.expect(obs)
+
+
+def at_most_every(seconds: float, check: Expectation) -> Expectation:
+    """``check``, asked at most once every ``seconds`` (in between it says False): for a
+    costly reading that may be seen a little late."""
+    asked = -seconds
+
+    def throttled(obs: Observation) -> bool:
+        nonlocal asked
+        now = time.monotonic()
+        if now - asked < seconds:
+            return False
+        asked = now
+        return check(obs)
+
+    return throttled
+
+
 def holds(expect: Expectation, obs: Observation) -> bool:
     """``expect(obs)``, with an unreadable frame counting as not yet."""
     try:

@@ -1,0 +1,116 @@
+"""Glimpses in the environment: the level's cells read where the console can, the whole
+frame looked at only when asked, and waits that ask glimpses only of ``ByCells``."""
+
+from __future__ import annotations
+
+from random import Random
+
+import numpy as np
+import pytest
+
+from logo_bot.bot.errors import Unreadable
+from logo_bot.bot.play import observation
+from logo_bot.bot.play.env import LogoEnv
+from logo_bot.bot.play.observation import ByCells, Glimpse, at_most_every
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.see.cell_sight import CellReading, CellSight
+from logo_bot.bot.see.vision import Vision
+from logo_bot.solvers.board import Board
+from tests.bot import fake_frames
+from tests.bot.fake_game import VirtualTime
+from tests.bot.see.test_cell_sight import Screen
+from tests.bot.see.test_vision_per_cell import random_board
+
+PROFILE = load_profile("practice")
+
+
+class Console:
+    """Frames of a level whose cursor moves one cell right at each ``wait_drawn``; looks
+    and glimpses counted. ``cells`` False: a console with no glimpses (polled)."""
+
+    def __init__(self, cells: bool = True) -> None:
+        self.vision = Vision(PROFILE, 1)
+        self.frame_s = 0.02
+        self.target = random_board(Random(3))
+        self.column = 1
+        self.looks = self.glimpses = 0
+        self.cells = cells
+        self.sight = CellSight(self.vision)
+        self.keys = None
+
+    def picture(self) -> np.ndarray:
+        return fake_frames.draw(self.target, None, cursor=(1, self.column))
+
+    def frame(self) -> np.ndarray:
+        self.looks += 1
+        return self.picture()
+
+    glance = frame
+
+    def wait_drawn(self, until: float) -> bool:
+        self.column = min(self.column + 1, 10)
+        return True
+
+    def glimpse(self) -> CellReading | None:
+        if not self.cells:
+            return None
+        self.glimpses += 1
+        return self.sight.update(Screen.around(self.picture()))
+
+
+def test_a_wait_by_cells_asks_glimpses_and_looks_at_no_frame():
+    console = Console()
+    env = LogoEnv(console)  # type: ignore[arg-type]
+    obs, met = env.wait_for(ByCells(lambda o: o.cursor == (1, 4)), 10)
+    assert met and isinstance(obs, Glimpse) and obs.cursor == (1, 4)
+    assert console.glimpses == 4 and console.looks == 0
+    assert obs.board == Board.empty(6, 10) and obs.level_shown
+    assert console.looks == 0, "the cells' readings looked at the frame"
+
+
+def test_a_glimpses_frame_and_its_screen_are_looked_at_when_asked_once():
+    console = Console()
+    env = LogoEnv(console)  # type: ignore[arg-type]
+    obs, _ = env.wait_for(ByCells(lambda o: o.cursor == (1, 2)), 10)
+    assert console.looks == 0
+    assert obs.target == console.target  # from the frame
+    assert obs.screen is None and obs.frame.shape == (240, 320, 3)
+    assert console.looks == 1
+
+
+def test_a_plain_wait_looks_at_whole_frames():
+    console = Console()
+    env = LogoEnv(console)  # type: ignore[arg-type]
+    obs, met = env.wait_for(lambda o: o.cursor == (1, 3), 10)
+    assert met and not isinstance(obs, Glimpse)
+    assert console.looks == 3 and console.glimpses == 0
+
+
+def test_with_no_glimpse_from_the_console_a_wait_by_cells_looks():
+    console = Console(cells=False)
+    env = LogoEnv(console)  # type: ignore[arg-type]
+    obs, met = env.wait_for(ByCells(lambda o: o.cursor == (1, 2)), 10)
+    assert met and not isinstance(obs, Glimpse) and console.looks == 2
+
+
+def test_a_glimpse_says_unreadable_as_vision_does():
+    vision = Vision(PROFILE, 1)
+    frame = fake_frames.draw(None, None, cursor=None)
+    reading = CellSight(vision).update(Screen.around(frame))
+    obs = Glimpse(reading, lambda: frame, vision)
+    with pytest.raises(Unreadable, match="the cursor rule matches no cell"):
+        _ = obs.cursor
+    assert not obs.level_shown
+    assert "Glimpse(" in repr(obs) and obs != Glimpse(reading, lambda: frame, vision)
+
+
+def test_a_check_at_most_every_so_often_is_asked_no_more(monkeypatch):
+    clock = VirtualTime()
+    monkeypatch.setattr(observation, "time", clock)
+    asked = []
+    check = at_most_every(0.1, lambda o: asked.append(o) or True)
+    assert check(1) and not check(2)
+    clock.sleep(0.05)
+    assert not check(3)
+    clock.sleep(0.06)
+    assert check(4) and asked == [1, 4]
