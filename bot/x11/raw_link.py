@@ -26,6 +26,7 @@ from logo_bot.bot.x11.packed import GET_INPUT_FOCUS
 _REPLY, _ERROR = 1, 0
 _LENGTH = struct.Struct("=I")  # a reply's extra length in 4-byte words, at byte 4
 _SEQUENCE = struct.Struct("=H")  # at byte 2 of every reply, error and event
+READ_SIZE = 1 << 16  # bytes one read takes at most
 
 
 class LinkError(Exception):
@@ -96,10 +97,13 @@ class RawLink:
         anything had."""
         if self._out:
             self._flush()
+        # one read takes all that has come (up to its size); what comes after it is the
+        # next poll's, as it would be had it come a moment later
         arrived = False
         while select.select([self._socket], [], [], 0)[0]:
-            self._read()
             arrived = True
+            if self._read() < READ_SIZE:
+                break
         if self._in:  # whole packets read with a reply, or just now
             while (packet := self._packet()) is not None:
                 self._keep(packet)
@@ -155,15 +159,16 @@ class RawLink:
         except OSError as exc:
             raise ConnectionClosedError("server") from exc
 
-    def _read(self) -> None:
-        """Read what has come (waiting for something when nothing has)."""
+    def _read(self) -> int:
+        """Read what has come (waiting for something when nothing has); how many bytes."""
         try:
-            data = self._socket.recv(1 << 16)
+            data = self._socket.recv(READ_SIZE)
         except OSError as exc:
             raise ConnectionClosedError("server") from exc
         if not data:
             raise ConnectionClosedError("server")
         self._in += data
+        return len(data)
 
     def close(self, last: bytes = b"") -> None:
         """Send what is queued and ``last`` (requests that need no answer), and close the
