@@ -37,6 +37,7 @@ from logo_bot.bot.profile import Profile
 from logo_bot.bot.see.cell_sight import CellReading, CellSight
 from logo_bot.bot.see.vision import Vision, detect_scale
 from logo_bot.bot.x11.cover import CoverWatch
+from logo_bot.bot.x11.damage import DamageWatch
 from logo_bot.bot.x11.display import XServer
 from logo_bot.bot.x11.focus import FocusPolicy
 from logo_bot.bot.x11.grab import Grabber, open_grabber
@@ -89,6 +90,15 @@ class Session:
 
     def __post_init__(self) -> None:
         self.frame_s = self.frame_s or FRAME_S * 100 / self.speed
+        self._listen()
+
+    def _listen(self) -> None:
+        """The watch's waits watch the grabber's and the cover watch's connections too
+        (``DamageWatch.listen``): a look right after a wake then asks neither whether the
+        window moved or another came over it."""
+        if isinstance(self.watch, DamageWatch):
+            cover = [self.cover.fileno()] if self.cover is not None else []
+            self.watch.listen = [self.grabber.fileno(), *cover]
 
     @property
     def attached(self) -> bool:
@@ -286,6 +296,7 @@ class Session:
         )
         self.target = keys
         self.keys = self.wrap_keys(keys) if self.wrap_keys else keys
+        self._listen()
         self.start_s = time.monotonic() - started
 
     def _stop_fuse(self) -> None:

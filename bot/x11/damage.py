@@ -35,7 +35,7 @@ from logo_bot.bot import interrupts
 from logo_bot.bot.x11 import packed
 from logo_bot.bot.x11.display import open_display
 from logo_bot.bot.x11.packed import Packed
-from logo_bot.bot.x11.pending import has_events
+from logo_bot.bot.x11.pending import has_events, heard
 from logo_bot.bot.x11.picture_watch import POLL_S, Frame, Grab, PictureWatch, PollWatch
 
 log = logging.getLogger(__name__)
@@ -78,6 +78,9 @@ class DamageWatch(PictureWatch):
         self._last: Frame | None = None  # the last look's picture
         self._verified = 0.0
         self._taken_at = -1.0  # when a wait last took the reports (``_take_fresh``)
+        # other connections a wait watches too, without waking for them: what it finds
+        # there spares the checks after it a system call (``pending.heard``)
+        self.listen: list[int] = []
         self._closed = False
         self._dpy = open_display(display)
         try:
@@ -182,17 +185,24 @@ class DamageWatch(PictureWatch):
             if left <= 0:
                 return False
             if fds is None:
-                fds = [self._fd, *also]
+                fds = [self._fd, *also, *self.listen]
             # a report already on the connection ends it at once, as one sent meanwhile
             ready, _, _ = select.select(fds, [], [], min(left, interrupts.SLICE_S))
-            if ready:
-                self._take_reports()
+            heard(fds, ready)  # the checks right after this need not ask the others
+            if self._fd in ready:
+                self._take_ready()
                 self.wakeups += self._drawn
             if also and any(fd in ready for fd in also):
                 break
+            if ready:  # another's events, read by its owner: not waited on again now
+                fds = [fd for fd in fds if fd not in ready or fd == self._fd]
         if self._drawn:
             self._taken_at = time.perf_counter()
         return self._drawn
+
+    def _take_ready(self) -> None:
+        """After a ``select`` found the reports' connection readable: take them."""
+        self._take_reports()
 
     def _take_waiting(self) -> None:
         """Before a wait: the reports already read in (here: python-xlib's queue, and

@@ -99,6 +99,10 @@ class Grabber:
             self._follow()
             return self._grab_box(self.box)
 
+    def fileno(self) -> int:
+        """The connection the window's moves are reported on (``ConfigureNotify``)."""
+        return self._dpy.fileno()
+
     def follow(self) -> Box:
         """Where the picture is inside the window now (read again as ``grab`` does), for
         a reader of the window's pixels of its own (``bot.x11.reading_watch``)."""

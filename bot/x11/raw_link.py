@@ -22,6 +22,7 @@ from Xlib.error import ConnectionClosedError
 
 from logo_bot.bot.x11.display import open_display
 from logo_bot.bot.x11.packed import GET_INPUT_FOCUS
+from logo_bot.bot.x11.pending import quiet
 
 _REPLY, _ERROR = 1, 0
 _LENGTH = struct.Struct("=I")  # a reply's extra length in 4-byte words, at byte 4
@@ -92,18 +93,19 @@ class RawLink:
         cheapest request there is), which also brings in every event sent before it."""
         self.reply(self.send(GET_INPUT_FOCUS))
 
-    def poll(self) -> bool:
+    def poll(self, readable: bool = False) -> bool:
         """Send what is queued and read whatever has arrived, without waiting; whether
-        anything had."""
+        anything had. ``readable``: a ``select`` has just found the socket readable."""
         if self._out:
             self._flush()
         # one read takes all that has come (up to its size); what comes after it is the
         # next poll's, as it would be had it come a moment later
         arrived = False
-        while select.select([self._socket], [], [], 0)[0]:
-            arrived = True
-            if self._read() < READ_SIZE:
-                break
+        if readable or not quiet(self._socket.fileno()):  # a wait may have found nothing
+            while readable or select.select([self._socket], [], [], 0)[0]:
+                arrived, readable = True, False
+                if self._read() < READ_SIZE:
+                    break
         if self._in:  # whole packets read with a reply, or just now
             while (packet := self._packet()) is not None:
                 self._keep(packet)

@@ -68,6 +68,11 @@ class LinkedWatch(DamageWatch):
         if self._link.poll() or self._link.events:
             self._count(self._link.take_events())
 
+    def _take_ready(self) -> None:
+        # the wait's ``select`` found the socket readable: it is read without asking again
+        self._link.poll(readable=True)
+        self._count(self._link.take_events())
+
     def _take_waiting(self) -> None:
         # the link reads only when asked: what it has read is all that may be waiting
         # besides the socket, which the wait's ``select`` watches

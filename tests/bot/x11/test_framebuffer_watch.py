@@ -176,7 +176,7 @@ def test_a_look_right_after_a_wait_takes_no_reports_again(canvas, watch, monkeyp
     monkeypatch.setattr(damage, "FRESH_S", 60.0)  # however slow this machine is
     polls = []
     poll = watch._link.poll
-    monkeypatch.setattr(watch._link, "poll", lambda: polls.append(1) or poll())
+    monkeypatch.setattr(watch._link, "poll", lambda **kw: polls.append(1) or poll(**kw))
     watch.look(not_called)
     canvas.paint(RED, 4, 4, 8, 8)
     assert watch.wait(later())
@@ -335,3 +335,39 @@ def test_a_sighting_after_the_picture_moved_or_left_the_screen_has_every_area(
     canvas.dpy.sync()
     back = sighted_at(watch, 40)
     assert back is not None and back.areas is None
+
+
+def test_a_wait_listens_to_other_connections_without_waking_for_them(
+    canvas, watch, xserver, monkeypatch
+):
+    """A connection in ``listen`` with an event unread does not end the wait, nor wake
+    it again and again; what the wait found there tells the checks after it."""
+    from Xlib import X
+
+    from logo_bot.bot.x11 import pending
+    from logo_bot.bot.x11.display import open_display
+
+    other = open_display(xserver.display)
+    try:
+        window = other.screen().root.create_window(
+            0, 0, 8, 8, 0, X.CopyFromParent, event_mask=X.StructureNotifyMask
+        )
+        other.sync()
+        quiet = open_display(xserver.display)
+        watch.listen = [other.fileno(), quiet.fileno()]
+        watch.look(not_called)
+        # a ConfigureNotify for ``other``, unread: made by another connection
+        canvas.dpy.create_resource_object("window", window.id).configure(width=9)
+        canvas.dpy.sync()
+        selects = []
+        real = damage.select.select
+        monkeypatch.setattr(damage.select, "select", lambda *a: selects.append(a[0]) or real(*a))
+        assert not watch.wait(time.monotonic() + 0.02)
+        assert len(selects) <= 2 and other.fileno() not in selects[-1]
+        monkeypatch.setattr(pending, "QUIET_S", 3600.0)
+        assert pending.quiet(quiet.fileno()) and not pending.quiet(other.fileno())
+        canvas.paint(RED, 4, 4, 8, 8)
+        assert watch.wait(later())
+        quiet.close()
+    finally:
+        other.close()

@@ -63,3 +63,36 @@ def test_a_closed_connection_raises_as_python_xlib_does(xserver):
     dpy.close()
     with pytest.raises(ConnectionClosedError):
         has_events(dpy)
+
+
+def test_a_connection_heard_quiet_is_not_asked_again_for_a_moment(xserver, monkeypatch):
+    """After a ``select`` found nothing on it (``heard``), an event that comes is seen
+    only once ``QUIET_S`` has passed, as if it had come then."""
+    from logo_bot.bot.x11 import pending
+
+    watcher, other = open_display(xserver.display), open_display(xserver.display)
+    try:
+        window = other.screen().root.create_window(0, 0, 20, 20, 0, X.CopyFromParent)
+        other.sync()
+        watcher.create_resource_object("window", window.id).change_attributes(
+            event_mask=X.StructureNotifyMask
+        )
+        watcher.sync()
+        monkeypatch.setattr(pending, "QUIET_S", 3600.0)
+        pending.heard([watcher.fileno()], ())
+        window.configure(width=30)
+        other.sync()  # the event waits in the socket, unread
+        assert not has_events(watcher), "asked again within QUIET_S"
+        monkeypatch.setattr(pending, "QUIET_S", 0.0)
+        assert has_events(watcher)
+        watcher.next_event()
+        monkeypatch.setattr(pending, "QUIET_S", 3600.0)
+        pending.heard([watcher.fileno()], [watcher.fileno()])  # found ready: not quiet
+        window.configure(width=40)
+        other.sync()
+        assert has_events(watcher)
+        window.destroy()
+        other.sync()
+    finally:
+        watcher.close()
+        other.close()

@@ -45,3 +45,29 @@ def test_one_poll_takes_every_event_that_came_in_reads_of_any_size(ends, monkeyp
     assert link.poll()
     assert link.take_events() == [22 + i % 3 for i in range(count)]
     assert not link.poll() and link.take_events() == []
+
+
+def test_a_poll_told_the_socket_is_readable_reads_without_asking(ends, monkeypatch):
+    ours, server = ends
+    link = link_on(ours)
+    server.sendall(event(22))
+    asked = []
+    monkeypatch.setattr(raw_link.select, "select", lambda *a: asked.append(a) or ([], [], []))
+    assert link.poll(readable=True) and link.take_events() == [22]
+    assert asked == []
+
+
+def test_a_poll_of_a_socket_a_wait_just_found_quiet_asks_nothing(ends, monkeypatch):
+    from logo_bot.bot.x11 import pending
+
+    ours, server = ends
+    link = link_on(ours)
+    monkeypatch.setattr(pending, "QUIET_S", 3600.0)
+    pending.heard([ours.fileno()], ())
+    server.sendall(event(22))  # came after the wait looked: the next poll past QUIET_S
+    asked = []
+    with monkeypatch.context() as patched:
+        patched.setattr(raw_link.select, "select", lambda *a: asked.append(a) or ([], [], []))
+        assert not link.poll() and asked == []
+    monkeypatch.setattr(pending, "QUIET_S", 0.0)
+    assert link.poll() and link.take_events() == [22]
