@@ -16,15 +16,11 @@ from logo_bot.bot.fuse.session import Session
 from logo_bot.bot.play.codes import code_table, entry_for
 from logo_bot.bot.play.env import EnvWrapper, LogoEnv
 from logo_bot.bot.play.menus import MenuDriver, Step, expand_steps
-from logo_bot.bot.play.observation import ByCells, Observation, at_most_every
+from logo_bot.bot.play.observation import ByCells, Observation
 from logo_bot.bot.play.run_report import RunReport
 from logo_bot.bot.profile import Profile
 
 log = logging.getLogger(__name__)
-
-# Between two levels, the screens to skip are read at most this often (emulated frames):
-# each read is a whole look and its text, and a code screen waits for its key.
-SCREEN_EVERY_FRAMES = 4
 
 
 class GameEntry:
@@ -138,9 +134,8 @@ class GameEntry:
         skip = self.profile.screens.skip if self.profile.screens else {}
         if not skip:
             return
-        # the level's marker every time Fuse draws; a screen's text, a whole look, less often
-        skipped = at_most_every(SCREEN_EVERY_FRAMES * self.env.frame_s, lambda o: o.screen in skip)
-        obs, _ = self.env.wait_for(ByCells(lambda o: o.level_shown or skipped(o)), 250)
+        # whole looks: a screen to skip is read every time Fuse draws (it may be drawn once)
+        obs, _ = self.env.wait_for(lambda o: o.level_shown or o.screen in skip, 250)
         if not obs.level_shown and obs.screen in skip:
             if obs.screen == "code":
                 self.learn_code()

@@ -147,22 +147,6 @@ class ByCells:
         return self.expect(obs)
 
 
-def at_most_every(seconds: float, check: Expectation) -> Expectation:
-    """``check``, asked at most once every ``seconds`` (in between it says False): for a
-    costly reading that may be seen a little late."""
-    asked = -seconds
-
-    def throttled(obs: Observation) -> bool:
-        nonlocal asked
-        now = time.monotonic()
-        if now - asked < seconds:
-            return False
-        asked = now
-        return check(obs)
-
-    return throttled
-
-
 def holds(expect: Expectation, obs: Observation) -> bool:
     """``expect(obs)``, with an unreadable frame counting as not yet."""
     try:

@@ -11,6 +11,7 @@ rest makes the socket readable again.)
 
 from __future__ import annotations
 
+import math
 import select
 import time
 from collections.abc import Collection, Iterable
@@ -38,7 +39,7 @@ def heard(fds: Iterable[int], ready: Collection[int]) -> None:
 
 def quiet(fd: int) -> bool:
     """Nothing was there to read on ``fd`` less than ``QUIET_S`` ago (``heard``)."""
-    return time.perf_counter() - _quiet.get(fd, -QUIET_S) < QUIET_S
+    return time.perf_counter() - _quiet.get(fd, -math.inf) < QUIET_S
 
 
 def has_events(dpy: xdisplay.Display) -> bool:

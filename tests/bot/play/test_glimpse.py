@@ -9,15 +9,13 @@ import numpy as np
 import pytest
 
 from logo_bot.bot.errors import Unreadable
-from logo_bot.bot.play import observation
 from logo_bot.bot.play.env import LogoEnv
-from logo_bot.bot.play.observation import ByCells, Glimpse, at_most_every
+from logo_bot.bot.play.observation import ByCells, Glimpse
 from logo_bot.bot.profile import load_profile
 from logo_bot.bot.see.cell_sight import CellReading, CellSight
 from logo_bot.bot.see.vision import Vision
 from logo_bot.solvers.board import Board
 from tests.bot import fake_frames
-from tests.bot.fake_game import VirtualTime
 from tests.bot.see.test_cell_sight import Screen
 from tests.bot.see.test_vision_per_cell import random_board
 
@@ -102,15 +100,3 @@ def test_a_glimpse_says_unreadable_as_vision_does():
         _ = obs.cursor
     assert not obs.level_shown
     assert "Glimpse(" in repr(obs) and obs != Glimpse(reading, lambda: frame, vision)
-
-
-def test_a_check_at_most_every_so_often_is_asked_no_more(monkeypatch):
-    clock = VirtualTime()
-    monkeypatch.setattr(observation, "time", clock)
-    asked = []
-    check = at_most_every(0.1, lambda o: asked.append(o) or True)
-    assert check(1) and not check(2)
-    clock.sleep(0.05)
-    assert not check(3)
-    clock.sleep(0.06)
-    assert check(4) and asked == [1, 4]

@@ -6,7 +6,7 @@ import pytest
 
 from logo_bot.bot.fuse.assembly import SessionOptions, open_session
 from logo_bot.bot.play.codes import code_table
-from logo_bot.bot.play.env import LogoEnv
+from logo_bot.bot.play.env import EnvWrapper, LogoEnv
 from logo_bot.bot.play.unattended import Walkthrough
 from logo_bot.bot.profile import load_profile
 from logo_bot.solvers.levels import load_level_list
@@ -17,16 +17,35 @@ PROFILE = load_profile("practice")
 LEVELS = {lv.number: lv.board for lv in load_level_list(PROFILE.resolve(PROFILE.game["levels"]))}
 
 
-def play(xserver, first: int, last: int, speed: int = 200):
+class Notes(EnvWrapper):
+    """The events the bot notes, by name."""
+
+    def __init__(self, env: LogoEnv) -> None:
+        super().__init__(env)
+        self.seen: list[str] = []
+
+    def note(self, event: str, **data) -> None:
+        self.seen.append(event)
+        super().note(event, **data)
+
+
+def play(xserver, first: int, last: int, speed: int = 200, notes: list[str] | None = None):
     options = SessionOptions(display=xserver.display, headless=False, speed=speed)
     with open_session(PROFILE, options) as session:
-        walk = Walkthrough(session, LogoEnv(session), PROFILE, first, last)
-        return walk.run()
+        env = Notes(LogoEnv(session))
+        walk = Walkthrough(session, env, PROFILE, first, last)
+        report = walk.run()
+    if notes is not None:
+        notes.extend(env.seen)
+    return report
 
 
 def test_levels_1_to_10_unattended(xserver):
-    report = play(xserver, 1, 10)
+    notes: list[str] = []
+    report = play(xserver, 1, 10, notes=notes)
     assert report.status == "complete" and report.levels_done == 10
+    # the code screen after level 5 was seen, read and skipped (it would go by itself)
+    assert notes.count("code_seen") == 1 and notes.count("skip_screen") == 1, notes
     for number, result in report.results.items():
         assert result.report.target == LEVELS[number], f"level {number} target misread"
         assert result.report.end_board == LEVELS[number], f"level {number} end board"
