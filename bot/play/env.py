@@ -105,13 +105,14 @@ class LogoEnv:
     def _glimpse(self) -> Observation:
         """The level's cells read only where Fuse drew since the last glimpse, where the
         console can (``Session.glimpse``): a ``Glimpse``, whose frame is looked at only
-        when asked; else ``observe``."""
+        when asked (a glance: even once Fuse has died, as a failure's picture is taken
+        then); else ``observe``."""
         glimpse = getattr(self.console, "glimpse", None)
         if glimpse is not None:
             with self.spent.on("grab"):
                 reading = glimpse()
-            if reading is not None:
-                return Glimpse(reading, self.console.frame, self.vision, self.screens, self.spent)
+            if reading is not None:  # its frame a glance: the glimpse made a look's checks
+                return Glimpse(reading, self.console.glance, self.vision, self.screens, self.spent)
         return self.observe()
 
     def _look(self, grab: Callable[[], np.ndarray]) -> Observation:

@@ -9,6 +9,7 @@ of every failure. Its own time is the ``recording`` kind of the time spent.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -16,12 +17,15 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from logo_bot.bot.errors import BotError
 from logo_bot.bot.play.env import EnvWrapper, LogoEnv, Pressed, StepResult
 from logo_bot.bot.play.level_io import move_keys
 from logo_bot.bot.play.observation import Expectation, Observation
 from logo_bot.bot.recording.run_state import RunLog
 from logo_bot.bot.see.annotate import save_annotated
 from logo_bot.bot.x11.keys import KeyTiming
+
+log = logging.getLogger(__name__)
 
 READINGS = ("level_shown", "cursor", "board", "target", "screen")
 FAILURE_EVENTS = ("unreadable", "failure", "target_unsolvable", "correction", "level_gone")
@@ -177,7 +181,12 @@ class Recorder(EnvWrapper):
         path = self.state.folder.failures / f"{name}.png"
         detail = ", ".join(f"{k}={v}" for k, v in data.items() if k not in ("level", "board"))
         notes = [f"level {self.level}: {event}" + (f" ({detail})" if detail else "")]
-        save_annotated(path, obs.frame, obs.vision, notes)
+        try:
+            frame = obs.frame  # a glimpse's is looked at now: the display may be gone
+        except BotError as exc:
+            log.info("no picture of the failure: %s", exc)
+            return None
+        save_annotated(path, frame, obs.vision, notes)
         return str(path.relative_to(self.state.folder.path))
 
 

@@ -72,10 +72,14 @@ def test_without_taking_focus_the_walkthrough_pauses_and_says_so(xserver):
     assert outcome.sentinel_events == []
 
 
-def test_fuse_killed_mid_level_restarts_enters_by_code_and_replays(xserver, tmp_path):
+@pytest.mark.parametrize("own_xvfb", [False, True], ids=["display", "own-xvfb"])
+def test_fuse_killed_mid_level_restarts_enters_by_code_and_replays(xserver, tmp_path, own_xvfb):
+    """On the bot's own Xvfb its checks are glimpses, and the failure's picture (the last
+    glimpse's frame) is taken after Fuse died."""
     plan = FaultPlan(kills=(7,), seed=3)
     record = RecordOptions(tmp_path / "runs")
-    outcome = play(PROFILE, options(xserver), 6, 7, plan, record)
+    session = SessionOptions(headless=True, speed=200) if own_xvfb else options(xserver)
+    outcome = play(PROFILE, session, 6, 7, plan, record)
     report = outcome.report
     assert_all_right(outcome, 6, 7)
     assert outcome.faults["fuse_kill"] == 1

@@ -8,7 +8,7 @@ from random import Random
 import numpy as np
 import pytest
 
-from logo_bot.bot.errors import Unreadable
+from logo_bot.bot.errors import EmulatorError, Unreadable
 from logo_bot.bot.play.env import LogoEnv
 from logo_bot.bot.play.observation import ByCells, Glimpse
 from logo_bot.bot.profile import load_profile
@@ -35,15 +35,19 @@ class Console:
         self.cells = cells
         self.sight = CellSight(self.vision)
         self.keys = None
+        self.dead = False  # Fuse has died: a look raises, a glance still gives a picture
 
     def picture(self) -> np.ndarray:
         return fake_frames.draw(self.target, None, cursor=(1, self.column))
 
     def frame(self) -> np.ndarray:
+        if self.dead:
+            raise EmulatorError("Fuse has stopped (exit -9)")
+        return self.glance()
+
+    def glance(self) -> np.ndarray:
         self.looks += 1
         return self.picture()
-
-    glance = frame
 
     def wait_drawn(self, until: float) -> bool:
         self.column = min(self.column + 1, 10)
@@ -100,3 +104,15 @@ def test_a_glimpse_says_unreadable_as_vision_does():
         _ = obs.cursor
     assert not obs.level_shown
     assert "Glimpse(" in repr(obs) and obs != Glimpse(reading, lambda: frame, vision)
+
+
+def test_a_glimpses_frame_is_a_glance_that_fuse_dying_since_does_not_stop():
+    """A failure's picture is taken of the last glimpse after the failure: Fuse may have
+    died meanwhile, and the picture is still what the screen shows."""
+    console = Console()
+    env = LogoEnv(console)  # type: ignore[arg-type]
+    obs, _ = env.wait_for(ByCells(lambda o: o.cursor == (1, 2)), 10)
+    console.dead = True
+    with pytest.raises(EmulatorError):
+        env.observe()
+    assert obs.frame.shape == (240, 320, 3)
