@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import pytest
@@ -13,7 +13,14 @@ from logo_bot.bot.profile import load_profile
 from logo_bot.bot.see.cell_sight import CellReading, CellSight
 from logo_bot.bot.see.vision import Vision
 from tests.bot import fake_frames
-from tests.bot.see.test_vision_per_cell import COLOURS, paint, random_board, random_frame
+from tests.bot.see.test_vision_per_cell import (
+    COLOURS,
+    PROBES,
+    paint,
+    random_board,
+    random_frame,
+    with_probes,
+)
 
 PROFILE = load_profile("practice")
 
@@ -166,18 +173,10 @@ def test_a_picture_that_moved_is_read_whole():
     assert sight.cells_read == 120
 
 
-@pytest.mark.parametrize(
-    "probes", [((0, 0), (8, 8)), ((8, 8), (0, 0), (3, 12)), ((8, 8),), ()], ids=str
-)
+@pytest.mark.parametrize("probes", PROBES, ids=str)
 def test_the_profiles_probes_decide_as_in_vision(probes):
-    profile = replace(PROFILE, geometry=replace(PROFILE.geometry, board_probes=probes))
-    rng = random.Random(len(probes))
-    vision = Vision(profile, 2)
-    for _ in range(30):
-        frame = random_frame(rng, 2)
-        for _ in range(rng.randint(0, 3)):
-            x, y = profile.geometry.board.cell_origin(rng.randint(1, 6), rng.randint(1, 10))
-            paint(frame, 2, x + rng.randrange(16), y + rng.randrange(16), rng.choice(COLOURS))
+    vision, frames = with_probes(probes)
+    for frame in frames:
         agrees(vision, CellSight(vision).update(Screen.around(frame)), frame)
 
 

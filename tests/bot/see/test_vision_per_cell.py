@@ -149,19 +149,29 @@ def test_same_errors_with_no_one_two_or_many_cursor_cells(scale):
     assert {0, 1, 2} <= counts and max(counts) > 4
 
 
-@pytest.mark.parametrize(
-    "probes", [((0, 0), (8, 8)), ((8, 8), (0, 0), (3, 12)), ((8, 8),), ()], ids=str
-)
-def test_same_readings_with_other_board_probes(probes):
-    """The order of the profile's probes decides, whatever it is (none: all empty)."""
+PROBES = [((0, 0), (8, 8)), ((8, 8), (0, 0), (3, 12)), ((8, 8),), ()]
+
+
+def with_probes(probes) -> tuple[Vision, list[np.ndarray]]:
+    """A 2x vision of the profile with board probes ``probes``, and 30 random frames with
+    up to 3 board pixels painted in colours of every kind."""
     profile = replace(PROFILE, geometry=replace(PROFILE.geometry, board_probes=probes))
     rng = random.Random(len(probes))
-    vision = Vision(profile, 2)
+    frames = []
     for _ in range(30):
         frame = random_frame(rng, 2)
         for _ in range(rng.randint(0, 3)):
             x, y = profile.geometry.board.cell_origin(rng.randint(1, 6), rng.randint(1, 10))
             paint(frame, 2, x + rng.randrange(16), y + rng.randrange(16), rng.choice(COLOURS))
+        frames.append(frame)
+    return Vision(profile, 2), frames
+
+
+@pytest.mark.parametrize("probes", PROBES, ids=str)
+def test_same_readings_with_other_board_probes(probes):
+    """The order of the profile's probes decides, whatever it is (none: all empty)."""
+    vision, frames = with_probes(probes)
+    for frame in frames:
         outcomes(vision, frame)
 
 
