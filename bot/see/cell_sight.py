@@ -103,9 +103,8 @@ class CellSight:
         colours = vision.colours
         self._colours = colours
         self._unknown = colours.unknown
-        self._stone = colours.marks(vision.profile.palette.board_values.values()).tolist()
-        values = {c: v for v, c in vision.profile.palette.board_values.items()}
-        self._value = colours.values(values, EMPTY).tolist()
+        self._stone = vision.board_stone.tolist()
+        self._value = vision.board_value.tolist()
         self._codes: dict[int, int] = {}  # packed colour -> palette index
         self._at: tuple[int, int, int] | None = None  # stride, left, top of the indices
         self._cursor_at: list[list[int]] = []

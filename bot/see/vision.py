@@ -115,8 +115,9 @@ class Vision:
         board_values = {c: v for v, c in profile.palette.board_values.items()}
         self._preview_stone = self.colours.marks(preview_values)
         self._preview_value = self.colours.values(preview_values, EMPTY)
-        self._board_stone = self.colours.marks(board_values)
-        self._board_value = self.colours.values(board_values, EMPTY)
+        # per ``nearest`` index: whether it is a stone's colour, and the stone's value
+        self.board_stone = self.colours.marks(board_values)
+        self.board_value = self.colours.values(board_values, EMPTY)
 
     @classmethod
     def for_frame(cls, profile: Profile, frame: np.ndarray) -> Vision:
@@ -199,13 +200,13 @@ class Vision:
             return Board.empty(grid.rows, grid.cols)
         codes = self.colours.nearest(self._board_pixels.read(frame))  # (cells, probes)
         unknown = codes == self.colours.unknown
-        decides = unknown | self._board_stone[codes]
+        decides = unknown | self.board_stone[codes]
         # the probe that decides each cell; where none does, the first (no value colour)
         first = codes[np.arange(len(codes)), decides.argmax(axis=1)]
         unreadable = first == self.colours.unknown
         if unreadable.any():
             raise no_colour(*self._board_pixels.cell(int(unreadable.argmax())))
-        return Board(grid.rows, grid.cols, tuple(self._board_value[first].tolist()))
+        return Board(grid.rows, grid.cols, tuple(self.board_value[first].tolist()))
 
     def cursor_candidates(self, frame: np.ndarray) -> list[Cell]:
         """Every board cell that passes the cursor rule (LOGO-GAME.md section 2)."""
