@@ -8,6 +8,7 @@ import numpy as np
 
 from logo_bot.bot.errors import Unreadable
 from logo_bot.bot.profile import Profile, TextSpot
+from logo_bot.bot.see.marks import MarkSet
 from logo_bot.bot.see.text import TextReader, load_font
 
 
@@ -36,18 +37,20 @@ class ScreenReader:
         screens = self.profile.screens
         if screens is None or not self.available:
             return None
-        for name, spot in screens.marks.items():
-            if self.text_at(frame, spot) == spot.text:
-                return name
-        return None
+        return self.marks.which(frame)
+
+    @cached_property
+    def marks(self) -> MarkSet:
+        """The profile's screen marks, compared at once (``bot.see.marks``)."""
+        screens = self.profile.screens
+        return MarkSet(self.reader, screens.marks if screens is not None else {})
 
     def shows(self, frame: np.ndarray, name: str) -> bool:
         """True when the mark text of screen ``name`` is on ``frame``."""
         screens = self.profile.screens
         if screens is None or name not in screens.marks or not self.available:
             return False
-        spot = screens.marks[name]
-        return self.text_at(frame, spot) == spot.text
+        return self.marks.shows(frame, name)
 
     def field(self, frame: np.ndarray, name: str) -> str:
         """A value shown on a screen (``[screens.fields]``), e.g. ``code_word``."""

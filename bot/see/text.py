@@ -58,3 +58,23 @@ class TextReader:
         """The text in ``width`` cells from (``col``, ``row``)."""
         cells = self.cells(frame, row, col, 1, width)[0].tolist()
         return "".join(self.font.match(tuple(cell)) or UNKNOWN for cell in cells)
+
+    def spots(self, row: int, col: int, width: int) -> tuple[np.ndarray, np.ndarray]:
+        """The frame rows and columns of the pixels that ``field`` reads, as two arrays of
+        (8, 8 * width): ``frame[rows, cols]`` is what it makes its ink of."""
+        s = self.scale
+        x0, y0 = (SCREEN[0] + 8 * col) * s, (SCREEN[1] + 8 * row) * s
+        ys = y0 + s // 2 + s * np.arange(8)
+        xs = x0 + s // 2 + s * np.arange(8 * width)
+        return np.broadcast_to(ys[:, None], (8, 8 * width)), np.broadcast_to(xs, (8, 8 * width))
+
+
+def ink_of(font: GlyphFont, text: str) -> np.ndarray | None:
+    """(8, 8 * len(text)) bools: ``text``'s ink in ``font``, as ``TextReader`` reads it;
+    None where the font has no glyph for a character (or for ``?``, which reads any
+    unknown cell)."""
+    glyphs = getattr(font, "glyphs", {})
+    rows = [glyphs.get(ch) for ch in text]
+    if UNKNOWN in text or not rows or any(glyph is None for glyph in rows):
+        return None
+    return np.unpackbits(np.array(rows, dtype=np.uint8).T, axis=1).astype(bool)

@@ -1,0 +1,110 @@
+"""Which screen's mark text is shown, with the marks' first characters compared at once.
+
+A screen is named by the first of the profile's marks whose text is written on it
+(``ScreenReader.which``). Between two levels the bot asks that at every look, and most
+looks show no mark at all, so reading each mark as text (a few numpy calls a mark, a
+dozen marks) cost about half a millisecond a look. ``MarkSet`` takes the ink of the
+pixels the first character of every mark is read from in one gather, and compares it
+with the font's ink of that character; only a mark whose first character is there is
+compared whole. The answer is the text reading's: the font maps glyphs to characters
+one to one (``bot.see.font``), so a text reads as the mark exactly when its ink is the
+mark's ink.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from logo_bot.bot.profile import TextSpot
+from logo_bot.bot.see.text import TextReader, ink_of
+
+CELL = 64  # pixels read of a character cell
+
+
+@dataclass(frozen=True)
+class _Mark:
+    """The frame rows and columns a mark's text is read from, and the ink it shows there."""
+
+    rows: np.ndarray
+    cols: np.ndarray
+    ink: np.ndarray
+
+
+class MarkSet:
+    """The marks ``marks`` (name -> spot, in the order they are tried) as read by
+    ``reader``; a mark the font cannot write (or a text spot wider than its text) is
+    read as text."""
+
+    def __init__(self, reader: TextReader, marks: dict[str, TextSpot]) -> None:
+        self.reader = reader
+        self.marks = marks
+        self._inks: dict[str, _Mark] = {}
+        for name, spot in marks.items():
+            ink = ink_of(reader.font, spot.text)
+            if ink is not None and (not spot.width or spot.width == len(spot.text)):
+                ys, xs = reader.spots(spot.row, spot.col, len(spot.text))
+                self._inks[name] = _Mark(ys.ravel(), xs.ravel(), ink.ravel())
+        firsts = [_first(mark) for mark in self._inks.values()]
+        self._first = _Mark(
+            np.concatenate([m.rows for m in firsts]) if firsts else np.zeros(0, np.intp),
+            np.concatenate([m.cols for m in firsts]) if firsts else np.zeros(0, np.intp),
+            np.concatenate([m.ink for m in firsts]) if firsts else np.zeros(0, bool),
+        )
+        self._order = {name: i for i, name in enumerate(self._inks)}
+        self._paper = np.array(reader.paper, dtype=np.uint8)
+        every = [*self._inks.values()]
+        self._reach = (
+            max((int(m.rows.max()) for m in every), default=-1),
+            max((int(m.cols.max()) for m in every), default=-1),
+        )
+
+    def which(self, frame: np.ndarray) -> str | None:
+        """The name of the first mark shown on ``frame``, or None."""
+        fits = self._fits(frame)
+        starts = None
+        if fits and self._inks:
+            differs = self._ink_at(frame, self._first) != self._first.ink
+            starts = differs.reshape(-1, CELL).any(axis=1)
+        for name, spot in self.marks.items():
+            mark = self._inks.get(name) if fits else None
+            if mark is None:
+                if self._read(frame, spot):
+                    return name
+            elif starts is not None and not starts[self._order[name]] and self._whole(frame, mark):
+                return name
+        return None
+
+    def shows(self, frame: np.ndarray, name: str) -> bool:
+        """Whether mark ``name`` is shown on ``frame``."""
+        mark = self._inks.get(name)
+        if mark is None or not self._fits(frame):
+            return self._read(frame, self.marks[name])
+        return self._whole(frame, mark)
+
+    def _whole(self, frame: np.ndarray, mark: _Mark) -> bool:
+        return bool(np.array_equal(self._ink_at(frame, mark), mark.ink))
+
+    def _fits(self, frame: np.ndarray) -> bool:
+        """Every pixel read lies in ``frame`` (else each mark is read as text, which fails
+        as a text reading does)."""
+        (bottom, right), shape = self._reach, frame.shape
+        return frame.ndim == 3 and bottom < shape[0] and right < shape[1]
+
+    def _ink_at(self, frame: np.ndarray, mark: _Mark) -> np.ndarray:
+        """Whether each of ``mark``'s pixels is ink (not paper), a colour channel at a time."""
+        ink = frame[mark.rows, mark.cols, 0] != self._paper[0]
+        for channel in (1, 2):
+            ink |= frame[mark.rows, mark.cols, channel] != self._paper[channel]
+        return ink
+
+    def _read(self, frame: np.ndarray, spot: TextSpot) -> bool:
+        width = spot.width or len(spot.text)
+        return self.reader.field(frame, spot.row, spot.col, width) == spot.text
+
+
+def _first(mark: _Mark) -> _Mark:
+    """The part of ``mark`` that its first character is read from."""
+    shape = (8, -1)
+    return _Mark(*(part.reshape(shape)[:, :8].ravel() for part in (mark.rows, mark.cols, mark.ink)))

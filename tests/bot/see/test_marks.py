@@ -1,0 +1,109 @@
+"""The screen marks compared at once name the same screen as reading each mark's text."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from logo_bot.bot.profile import TextSpot, load_profile
+from logo_bot.bot.see.marks import MarkSet
+from logo_bot.bot.see.screens import ScreenReader
+from logo_bot.bot.see.text import SCREEN
+
+FIXTURES = Path(__file__).parent / "fixtures"
+PROFILE = load_profile("practice", [])
+MARKS = PROFILE.screens.marks
+PAPER = (0, 0, 0)
+
+
+def read_as_text(reader: ScreenReader, frame: np.ndarray) -> str | None:
+    """The screen as the text reading names it: the first mark whose text reads there."""
+    for name, spot in MARKS.items():
+        if reader.text_at(frame, spot) == spot.text:
+            return name
+    return None
+
+
+def blank(scale: int, colour=PAPER) -> np.ndarray:
+    w, h = PROFILE.geometry.window
+    frame = np.zeros((h * scale, w * scale, 3), dtype=np.uint8)
+    frame[:] = colour
+    return frame
+
+
+def write(frame: np.ndarray, scale: int, spot: TextSpot, text: str, ink=(255, 255, 0)) -> None:
+    """``text`` written from ``spot`` in the profile's font, every pixel at ``scale``."""
+    font = ScreenReader(PROFILE, scale).reader.font
+    for i, ch in enumerate(text):
+        for y, bits in enumerate(font.glyphs[ch]):
+            for x in range(8):
+                if bits >> (7 - x) & 1:
+                    top = (SCREEN[1] + 8 * spot.row + y) * scale
+                    left = (SCREEN[0] + 8 * (spot.col + i) + x) * scale
+                    frame[top : top + scale, left : left + scale] = ink
+
+
+@pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.png")), ids=lambda p: p.stem)
+def test_the_fixtures_name_the_screen_the_texts_name(path):
+    frame = np.asarray(Image.open(path).convert("RGB"))
+    scale = next(int(part[0]) for part in path.stem.split("_") if part.endswith("x"))
+    reader = ScreenReader(PROFILE, scale)
+    assert reader.which(frame) == read_as_text(reader, frame)
+    for name in MARKS:
+        assert reader.shows(frame, name) == (reader.text_at(frame, MARKS[name]) == MARKS[name].text)
+
+
+@pytest.mark.parametrize("scale", [1, 2, 3])
+@pytest.mark.parametrize("name", list(MARKS))
+def test_each_mark_written_is_named_and_a_pixel_less_is_not(name, scale):
+    reader = ScreenReader(PROFILE, scale)
+    spot = MARKS[name]
+    frame = blank(scale)
+    write(frame, scale, spot, spot.text)
+    assert reader.which(frame) == read_as_text(reader, frame) == name
+    assert reader.shows(frame, name)
+    # one ink pixel of the last character taken away, where the text reading samples it
+    ink = np.argwhere((frame != 0).any(axis=2))
+    y, x = max(ink.tolist(), key=lambda p: (p[1], p[0]))
+    top, left = y - y % scale + scale // 2, x - x % scale + scale // 2
+    frame[top, left] = PAPER
+    assert reader.which(frame) == read_as_text(reader, frame)
+    assert reader.which(frame) != name
+    assert not reader.shows(frame, name)
+
+
+def test_an_earlier_mark_wins_and_noise_names_what_the_texts_name():
+    reader = ScreenReader(PROFILE, 1)
+    frame = blank(1)
+    names = list(MARKS)
+    first, later = names[0], names[2]
+    write(frame, 1, MARKS[later], MARKS[later].text)
+    write(frame, 1, MARKS[first], MARKS[first].text)
+    assert reader.which(frame) == first
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        noisy = frame.copy()
+        spots = rng.integers(0, noisy.shape[0] * noisy.shape[1], size=int(rng.integers(1, 40)))
+        noisy.reshape(-1, 3)[spots] = rng.integers(0, 256, size=(len(spots), 3))
+        assert reader.which(noisy) == read_as_text(reader, noisy)
+
+
+def test_a_mark_the_font_cannot_write_is_read_as_text():
+    reader = ScreenReader(PROFILE, 1).reader
+    marks = {"odd": TextSpot(3, 4, "A?B"), "wide": TextSpot(5, 4, "AB", width=4)}
+    frame = blank(1)
+    write(frame, 1, marks["odd"], "AB", ink=(255, 255, 255))
+    write(frame, 1, marks["wide"], "AB")
+    mark_set = MarkSet(reader, marks)
+    assert mark_set.which(frame) is None  # "A B" and "AB  " are not the texts
+    assert not mark_set.shows(frame, "wide")
+
+
+def test_a_frame_too_small_fails_as_the_text_reading_does():
+    reader = ScreenReader(PROFILE, 1)
+    frame = blank(1)[:40, :40]
+    with pytest.raises(ValueError):
+        read_as_text(reader, frame)
+    with pytest.raises(ValueError):
+        reader.which(frame)
