@@ -13,8 +13,9 @@ read again.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Protocol
 
 import numpy as np
@@ -80,6 +81,22 @@ class _Band:
         return range(max(first, 0), min(last, self.count - 1) + 1)
 
 
+def _getter(indices: list[int]) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """The pixels at ``indices`` as a tuple, in one call."""
+    if len(indices) == 1:
+        return lambda pixels: (pixels[indices[0]],)
+    return itemgetter(*indices)
+
+
+def _one_colour(values: tuple[int, ...]) -> bool:
+    """Whether packed pixels all have one colour (their bits above it aside)."""
+    if values.count(values[0]) == len(values):
+        return True
+    if max(values) <= RGB:  # no bits above the colour: they differ in colour
+        return False
+    return len({value & RGB for value in values}) == 1
+
+
 class CellSight:
     """The cursor rule, the stone probes and the level marker of one profile at one scale,
     kept per cell of the board (``update``)."""
@@ -107,9 +124,9 @@ class CellSight:
         self._value = vision.board_value.tolist()
         self._codes: dict[int, int] = {}  # packed colour -> palette index
         self._at: tuple[int, int, int] | None = None  # stride, left, top of the indices
-        self._cursor_at: list[list[int]] = []
-        self._probes_at: list[list[int]] = []
-        self._marker_at: list[int] = []
+        self._cursor_at: list[Callable[[Sequence[int]], tuple[int, ...]]] = []
+        self._probes_at: list[Callable[[Sequence[int]], tuple[int, ...]]] = []
+        self._marker_at: Callable[[Sequence[int]], tuple[int, ...]] = _getter([0])
         self._passing: set[int] = set()  # the cells that pass the cursor rule
         self._values = [EMPTY] * (self.rows * self.cols)
         self._shown = False
@@ -132,8 +149,7 @@ class CellSight:
         for i in cells:
             self._read_cell(pixels, i)
         if marker:
-            first = pixels[self._marker_at[0]] & RGB
-            self._shown = any(pixels[j] & RGB != first for j in self._marker_at)
+            self._shown = not _one_colour(self._marker_at(pixels))
         self.cells_read += len(cells)
         passing = tuple(sorted(self._passing))
         return CellReading(passing, tuple(self._values), self._shown, self.rows, self.cols)
@@ -143,25 +159,26 @@ class CellSight:
         cells: set[int] = set()
         marker = False
         mx, my, size, _ = self._marker
+        cols = self.cols
         for x, y, width, height in areas:
-            for row in self._band_y.touched(y, height):
-                cells.update(row * self.cols + col for col in self._band_x.touched(x, width))
+            across = self._band_x.touched(x, width)
+            if across:
+                for row in self._band_y.touched(y, height):
+                    cells.update(range(row * cols + across.start, row * cols + across.stop))
             if x < mx + size and mx < x + width and y < my + size and my < y + height:
                 marker = True
         return cells, marker
 
     def _read_cell(self, pixels: Sequence[int], i: int) -> None:
-        at = self._cursor_at[i]
-        first = pixels[at[0]] & RGB
-        if all(pixels[j] & RGB == first for j in at):
+        if _one_colour(self._cursor_at[i](pixels)):
             self._passing.add(i)
         else:
             self._passing.discard(i)
         if not self._probes_at:
             return
         code = first_code = -1
-        for j in self._probes_at[i]:
-            code = self._code(pixels[j] & RGB)
+        for pixel in self._probes_at[i](pixels):
+            code = self._code(pixel & RGB)
             if first_code < 0:
                 first_code = code
             if code == self._unknown or self._stone[code]:
@@ -187,9 +204,9 @@ class CellSight:
         def indices(rows: np.ndarray, cols: np.ndarray) -> list[list[int]]:
             return ((rows + top) * stride + cols + left).tolist()
 
-        self._cursor_at = indices(self._cursor.rows, self._cursor.cols)
+        self._cursor_at = [_getter(at) for at in indices(self._cursor.rows, self._cursor.cols)]
         if self._probes is not None:
-            self._probes_at = indices(self._probes.rows, self._probes.cols)
+            self._probes_at = [_getter(at) for at in indices(self._probes.rows, self._probes.cols)]
         mx, my, size, _ = self._marker
         ys, xs = np.mgrid[my : my + size, mx : mx + size]
-        self._marker_at = indices(ys.ravel(), xs.ravel())
+        self._marker_at = _getter(indices(ys.ravel(), xs.ravel()))
