@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
@@ -17,6 +17,28 @@ from logo_bot.bot.see.cell_sight import CellReading
 from logo_bot.bot.see.screens import ScreenReader
 from logo_bot.bot.see.vision import Vision
 from logo_bot.solvers.board import Board, Cell
+
+T = TypeVar("T")
+
+
+class lazy(Generic[T]):
+    """``functools.cached_property`` without the lock that Python 3.11's takes at every
+    first read (an observation is read by the thread that made it; a second thread
+    would only read the same value again): a few are read at every key."""
+
+    def __init__(self, read: Callable[[Any], T]) -> None:
+        self.read = read
+        self.name = read.__name__
+        self.__doc__ = read.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: type | None = None) -> T:
+        if obj is None:
+            return self  # type: ignore[return-value]
+        value = obj.__dict__[self.name] = self.read(obj)
+        return value
 
 
 @dataclass
@@ -30,7 +52,7 @@ class Observation:
     at: float = field(default_factory=time.monotonic)
     spent: TimeSpent = field(default=IDLE, repr=False, compare=False)
 
-    @cached_property
+    @lazy
     def screen(self) -> str | None:
         """The named screen shown (title, code, time_up, ...) when the profile can read text;
         None for any other picture (also one that is not the Fuse window at all)."""
@@ -39,7 +61,7 @@ class Observation:
         with self.spent.on("reading"):
             return self.screens.which(self.frame)
 
-    @cached_property
+    @lazy
     def fits(self) -> bool:
         """The frame has the size of the Fuse window at the vision's scale."""
         try:
@@ -66,22 +88,22 @@ class Observation:
             self.vision.check(self.frame)
             return self.screens.field(self.frame, name)
 
-    @cached_property
+    @lazy
     def level_shown(self) -> bool:
         with self.spent.on("reading"):
             return self.vision.level_shown(self.frame)
 
-    @cached_property
+    @lazy
     def target(self) -> Board:
         with self.spent.on("reading"):
             return self.vision.preview(self.frame)
 
-    @cached_property
+    @lazy
     def board(self) -> Board:
         with self.spent.on("reading"):
             return self.vision.board(self.frame)
 
-    @cached_property
+    @lazy
     def cursor(self) -> Cell:
         with self.spent.on("reading"):
             return self.vision.cursor(self.frame)
@@ -108,20 +130,20 @@ class Glimpse(Observation):
         self.at = time.monotonic()
         self.spent = spent
 
-    @cached_property
+    @lazy
     def frame(self) -> np.ndarray:  # type: ignore[override]
         with self.spent.on("grab"):
             return self._look()
 
-    @cached_property
+    @lazy
     def level_shown(self) -> bool:
         return self.reading.level_shown
 
-    @cached_property
+    @lazy
     def board(self) -> Board:
         return self.reading.board()
 
-    @cached_property
+    @lazy
     def cursor(self) -> Cell:
         return self.reading.cursor()
 
