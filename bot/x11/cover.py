@@ -70,7 +70,7 @@ class CoverWatch:
         if fresh or time.perf_counter() - self._heard_at >= HEARD_S:
             self._take_reports()
         area = self.area()
-        if area != self._area:
+        if area is not self._area and area != self._area:
             self._changed = True
         due = fresh or time.monotonic() - self._checked >= self.every_s
         if self._changed and due:

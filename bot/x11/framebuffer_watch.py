@@ -114,6 +114,7 @@ class FramebufferWatch(LinkedWatch):
         self._sighted_at = 0.0  # when a sighting last had every cell read (None areas)
         super().__init__(display, window_id, poll_s, safe_point, grabber=grabber)
         self._link.keep_code = self._event
+        self._lost = LostDisplay(grabber.display_name, probe=True)  # reused: no state
 
     def _count(self, events: list[int]) -> None:
         super()._count(events)
@@ -139,7 +140,7 @@ class FramebufferWatch(LinkedWatch):
         if self.polling:
             return None
         self._grabber.follow()
-        with LostDisplay(self._grabber.display_name, probe=True):
+        with self._lost:
             self._take_fresh()
         self._drawn = False  # the next wait waits for a drawing after this
         place, pixels = self._grabber.picture, self._framebuffer.packed

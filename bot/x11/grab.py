@@ -53,6 +53,8 @@ class Grabber:
         self._box_found = False
         self._size: tuple[int, int] | None = None
         self._checked = 0.0
+        self._picture: tuple[Region, Box, Region] | None = None  # ``picture``, kept
+        self._lost = LostDisplay(display, probe=True)  # reused: it keeps no state
         self._window.change_attributes(event_mask=X.StructureNotifyMask, onerror=CatchError())
         self.region = self.refresh_region()
 
@@ -78,9 +80,13 @@ class Grabber:
 
     @property
     def picture(self) -> Region:
-        """Where the picture is on the root window."""
+        """Where the picture is on the root window (the same object while ``region`` and
+        ``box`` are: asked a few times a key)."""
         r, b = self.region, self.box
-        return Region(r.left + b.left, r.top + b.top, b.width, b.height)
+        kept = self._picture
+        if kept is None or kept[0] is not r or kept[1] is not b:
+            kept = self._picture = (r, b, Region(r.left + b.left, r.top + b.top, b.width, b.height))
+        return kept[2]
 
     def _follow(self) -> None:
         configured = False
@@ -95,7 +101,7 @@ class Grabber:
         return self._grab_box(Box(0, 0, r.width, r.height))
 
     def grab(self) -> Frame:
-        with LostDisplay(self.display_name, probe=True):
+        with self._lost:
             self._follow()
             return self._grab_box(self.box)
 
@@ -106,7 +112,7 @@ class Grabber:
     def follow(self) -> Box:
         """Where the picture is inside the window now (read again as ``grab`` does), for
         a reader of the window's pixels of its own (``bot.x11.reading_watch``)."""
-        with LostDisplay(self.display_name, probe=True):
+        with self._lost:
             self._follow()
             return self.box
 
