@@ -49,7 +49,9 @@ from logo_bot.bot.x11.x11_keys import X11Keys
 
 OPENSE_PAPER = (192, 192, 192)  # BASIC's white paper: the ROM is ready for typing
 # A glimpse (once a key) asks whether Fuse still runs at most this often: a look, always.
-ALIVE_EVERY_S = 0.02
+# A Fuse that died draws nothing more, so no key is seen meanwhile; and no press goes out
+# (its window, which had the focus, is gone).
+ALIVE_EVERY_S = 0.1
 
 log = logging.getLogger(__name__)
 
