@@ -224,3 +224,21 @@ def test_one_pixel_drawn_at_the_edge_of_the_level_marker_is_read(scale, corner):
     edge = block[:2] if corner == "first" else (block[0] + size - 1, block[1] + size - 1)
     screen.areas = ((*edge, 1, 1),)
     assert not sight.update(screen).level_shown
+
+
+@pytest.mark.parametrize("high", ["none", "each its own"])
+def test_the_bits_above_a_colour_do_not_count(high):
+    """Pixels with no bits above their colour, or with different ones, read as their
+    colours alone."""
+    rng = random.Random(11)
+    vision = Vision(PROFILE, 2)
+    for _ in range(20):
+        frame = random_frame(rng, 2)
+        screen = Screen.around(frame)
+        colours = screen.data & 0xFFFFFF
+        if high == "none":
+            screen.data = colours
+        else:
+            junk = np.random.default_rng(rng.randrange(1000)).integers(0, 256, screen.data.shape)
+            screen.data = colours | (junk.astype(np.uint32) << 24)
+        agrees(vision, CellSight(vision).update(screen), frame)
