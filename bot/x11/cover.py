@@ -25,6 +25,7 @@ from Xlib.error import CatchError, XError
 from Xlib.protocol import event
 
 from logo_bot.bot.x11.display import open_display
+from logo_bot.bot.x11.pending import quiet
 from logo_bot.bot.x11.raw_link import open_link
 from logo_bot.bot.x11.window import Region, covering, top_level
 
@@ -63,9 +64,11 @@ class CoverWatch:
 
     def over(self, fresh: bool = False) -> list[Region]:
         """The windows over the picture now (empty when it is uncovered). ``fresh`` (before
-        a key press): a round trip first, so that every change made before now has been
-        reported, and the answer read again at once if one was."""
-        if fresh:
+        a burst's first press): a round trip first, so that every change made before now
+        has been reported, and the answer read again at once if one was; unless a wait
+        found the reports' connection with nothing to read less than ``QUIET_S`` ago
+        (``pending.heard``: the wait before the press watches it), which is as fresh."""
+        if fresh and not quiet(self._reports.fileno()):
             self._reports.sync()
         if fresh or time.perf_counter() - self._heard_at >= HEARD_S:
             self._take_reports()

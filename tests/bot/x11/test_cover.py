@@ -5,12 +5,13 @@ plain window on the test's Xvfb stands for Fuse."""
 
 from __future__ import annotations
 
+import select
 from collections.abc import Iterator
 
 import pytest
 from Xlib import X
 
-from logo_bot.bot.x11 import cover
+from logo_bot.bot.x11 import cover, pending
 from logo_bot.bot.x11.cover import CoverWatch
 from logo_bot.bot.x11.display import open_display
 from logo_bot.bot.x11.window import Region
@@ -86,3 +87,34 @@ def test_a_check_right_after_another_reads_no_reports_but_a_fresh_one_does(desk,
     dpy.sync()
     assert not watch.covered(), "the reports were read again"
     assert watch.covered(fresh=True)
+
+
+def test_a_fresh_check_right_after_a_wait_found_the_reports_quiet_asks_no_round_trip(
+    desk, monkeypatch
+):
+    """The wait before a burst watches the reports' connection: found empty less than
+    ``QUIET_S`` ago, it needs no round trip; later, or once something came, it does."""
+    dpy, _, other, watch = desk
+    trips = []
+    sync = watch._reports.sync
+    monkeypatch.setattr(watch._reports, "sync", lambda: (trips.append(1), sync())[1])
+    assert not watch.covered(fresh=True)
+    assert len(trips) == 1
+    monkeypatch.setattr(pending, "QUIET_S", 60.0)  # however slow this machine is
+    fd = watch.fileno()
+    pending.heard([fd], [])
+    assert not watch.covered(fresh=True)
+    assert len(trips) == 1, "a round trip though the wait had just found nothing"
+    other.configure(x=100, y=50)
+    other.map()
+    dpy.sync()
+    ready = select.select([fd], [], [], 5)[0]
+    pending.heard([fd], ready)  # the wait found the report: the check reads it
+    assert watch.covered(fresh=True)
+    assert len(trips) == 2
+    monkeypatch.setattr(pending, "QUIET_S", 0.0)
+    pending.heard([fd], [])
+    other.unmap()
+    dpy.sync()
+    assert not watch.covered(fresh=True), "no longer quiet: asked afresh"
+    assert len(trips) == 3
