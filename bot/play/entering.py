@@ -134,8 +134,9 @@ class GameEntry:
         skip = self.profile.screens.skip if self.profile.screens else {}
         if not skip:
             return
-        # whole looks: a screen to skip is read every time Fuse draws (it may be drawn once)
-        obs, _ = self.env.wait_for(lambda o: o.level_shown or o.screen in skip, 250)
+        # a screen to skip is read every time Fuse draws (it may be drawn once): from a
+        # glimpse's pixels where the watch gives them (``Glimpse.screen``), else a look
+        obs, _ = self.env.wait_for(ByCells(lambda o: o.level_shown or o.screen in skip), 250)
         if not obs.level_shown and obs.screen in skip:
             if obs.screen == "code":
                 self.learn_code()

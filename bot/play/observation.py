@@ -111,9 +111,10 @@ class Observation:
 
 class Glimpse(Observation):
     """An observation of the level's cells as read where Fuse drew (``bot.see.cell_sight``):
-    the level marker, the board and the cursor are the reading's; the frame, and all
-    that is read from it, is looked at only when asked (``look``), so a little later
-    than the reading (a recorder asks at once)."""
+    the level marker, the board and the cursor are the reading's, and the screen shown
+    is read from the same pixels (``bot.see.marks``); the frame, and all else that is
+    read from it, is looked at only when asked (``look``), so a little later than the
+    reading (a recorder asks at once)."""
 
     def __init__(
         self,
@@ -138,6 +139,21 @@ class Glimpse(Observation):
     @lazy
     def level_shown(self) -> bool:
         return self.reading.level_shown
+
+    @lazy
+    def screen(self) -> str | None:
+        """Read from the reading's own pixels where they can say (the screen as it is now,
+        a moment after the cells were read), at no look; else from the frame."""
+        picture, screens = self.reading.picture, self.screens
+        if picture is not None and screens is not None and screens.scale == self.vision.scale:
+            try:
+                with self.spent.on("reading"):
+                    found = screens.which_packed(picture)
+            except ValueError:  # the screen's memory was let go (Fuse restarted)
+                found = None
+            if found is not None:
+                return found[0]
+        return Observation.screen.read(self)  # type: ignore[attr-defined]
 
     @lazy
     def board(self) -> Board:

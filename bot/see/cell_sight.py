@@ -14,7 +14,7 @@ read again.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Protocol
 
@@ -47,13 +47,16 @@ class PackedPicture(Protocol):
 @dataclass(frozen=True)
 class CellReading:
     """What the cells showed at one update: the cells that pass the cursor rule, the
-    board's values (``NO_VALUE`` where a cell is unreadable) and the level marker."""
+    board's values (``NO_VALUE`` where a cell is unreadable) and the level marker; and
+    the picture they were read from (its pixels are the screen's own: what they show
+    now, for other readings of the same moment, such as the screen's marks)."""
 
     cursor_cells: tuple[int, ...]
     values: tuple[int, ...]
     level_shown: bool
     rows: int
     cols: int
+    picture: PackedPicture | None = field(default=None, compare=False, repr=False)
 
     def cursor(self) -> Cell:
         """The one cursor cell; ``Unreadable`` as ``Vision.cursor`` says it."""
@@ -152,7 +155,8 @@ class CellSight:
             self._shown = not _one_colour(self._marker_at(pixels))
         self.cells_read += len(cells)
         passing = tuple(sorted(self._passing))
-        return CellReading(passing, tuple(self._values), self._shown, self.rows, self.cols)
+        values = tuple(self._values)
+        return CellReading(passing, values, self._shown, self.rows, self.cols, picture)
 
     def _touched(self, areas: tuple[Area, ...]) -> tuple[set[int], bool]:
         """The cells, and whether the level marker, that ``areas`` touch."""

@@ -13,14 +13,19 @@ mark's ink.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
 import numpy as np
 
 from logo_bot.bot.profile import TextSpot
+from logo_bot.bot.see.cell_sight import RGB, PackedPicture
 from logo_bot.bot.see.text import TextReader, ink_of
 
 CELL = 64  # pixels read of a character cell
+
+Gather = Callable[[Sequence[int]], tuple[int, ...]]
 
 
 @dataclass(frozen=True)
@@ -54,6 +59,10 @@ class MarkSet:
         )
         self._order = {name: i for i, name in enumerate(self._inks)}
         self._paper = np.array(reader.paper, dtype=np.uint8)
+        red, green, blue = reader.paper
+        self._packed_paper = red << 16 | green << 8 | blue
+        # the packed pixels' indices, for one (stride, left, top): first characters, marks
+        self._packed_at: tuple[tuple[int, int, int], Gather, dict[str, Gather]] | None = None
         every = [*self._inks.values()]
         self._reach = (
             max((int(m.rows.max()) for m in every), default=-1),
@@ -75,6 +84,41 @@ class MarkSet:
             elif starts is not None and not starts[self._order[name]] and self._whole(frame, mark):
                 return name
         return None
+
+    def which_packed(self, picture: PackedPicture) -> tuple[str | None] | None:
+        """``which``, read from a picture held as packed pixels (``bot.see.cell_sight``):
+        (the name,) or (None,); None where it cannot be read so (a mark to read as text,
+        or a picture too small), and a frame must be read."""
+        if not self.marks:
+            return (None,)
+        bottom, right = self._reach
+        if len(self._inks) != len(self.marks) or bottom >= picture.height:
+            return None
+        if right >= picture.width:
+            return None
+        first, whole = self._gathers(picture.stride, picture.left, picture.top)
+        pixels = picture.pixels
+        ink = np.array(first(pixels), dtype=np.uint32) & RGB != self._packed_paper
+        starts = (ink != self._first.ink).reshape(-1, CELL).any(axis=1)
+        for name, mark in self._inks.items():
+            if starts[self._order[name]]:
+                continue
+            ink = np.array(whole[name](pixels), dtype=np.uint32) & RGB != self._packed_paper
+            if np.array_equal(ink, mark.ink):
+                return (name,)
+        return (None,)
+
+    def _gathers(self, stride: int, left: int, top: int) -> tuple[Gather, dict[str, Gather]]:
+        """What ``which_packed`` reads, as index gatherers into packed pixels."""
+        at = (stride, left, top)
+        if self._packed_at is None or self._packed_at[0] != at:
+
+            def gather(mark: _Mark) -> Gather:
+                return itemgetter(*((mark.rows + top) * stride + mark.cols + left).tolist())
+
+            whole = {name: gather(mark) for name, mark in self._inks.items()}
+            self._packed_at = (at, gather(self._first), whole)
+        return self._packed_at[1], self._packed_at[2]
 
     def shows(self, frame: np.ndarray, name: str) -> bool:
         """Whether mark ``name`` is shown on ``frame``."""

@@ -8,6 +8,7 @@ import numpy as np
 
 from logo_bot.bot.errors import Unreadable
 from logo_bot.bot.profile import Profile, TextSpot
+from logo_bot.bot.see.cell_sight import PackedPicture
 from logo_bot.bot.see.marks import MarkSet
 from logo_bot.bot.see.text import TextReader, load_font
 
@@ -38,6 +39,13 @@ class ScreenReader:
         if screens is None or not self.available:
             return None
         return self.marks.which(frame)
+
+    def which_packed(self, picture: PackedPicture) -> tuple[str | None] | None:
+        """``which`` on a picture held as packed pixels at this reader's scale: (the
+        name,) or (None,); None where only a frame can say (``MarkSet.which_packed``)."""
+        if self.profile.screens is None or not self.available:
+            return (None,)
+        return self.marks.which_packed(picture)
 
     @cached_property
     def marks(self) -> MarkSet:

@@ -13,10 +13,12 @@ from logo_bot.bot.play.env import LogoEnv
 from logo_bot.bot.play.observation import ByCells, Glimpse
 from logo_bot.bot.profile import load_profile
 from logo_bot.bot.see.cell_sight import CellReading, CellSight
+from logo_bot.bot.see.screens import ScreenReader
 from logo_bot.bot.see.vision import Vision
 from logo_bot.solvers.board import Board
 from tests.bot import fake_frames
 from tests.bot.see.test_cell_sight import Screen
+from tests.bot.see.test_marks import packed, write
 from tests.bot.see.test_vision_per_cell import random_board
 
 PROFILE = load_profile("practice")
@@ -116,3 +118,33 @@ def test_a_glimpses_frame_is_a_glance_that_fuse_dying_since_does_not_stop():
     with pytest.raises(EmulatorError):
         env.observe()
     assert obs.frame.shape == (240, 320, 3)
+
+
+def test_a_glimpse_names_the_screen_from_its_own_pixels_and_looks_at_no_frame():
+    """Between levels a wait by cells asks for the screen at every drawing: the glimpse's
+    pixels say it, as a look at the frame would."""
+    console = Console()
+    shown = console.picture()
+    spot = PROFILE.screens.marks["code"]
+    write(shown, 1, spot, spot.text)
+    console.picture = lambda: shown  # type: ignore[method-assign]
+    env = LogoEnv(console)  # type: ignore[arg-type]
+    obs, met = env.wait_for(ByCells(lambda o: o.screen in {"code", "final"}), 10)
+    assert met and isinstance(obs, Glimpse) and obs.screen == "code"
+    assert console.looks == 0, "the screen was read from a frame"
+    assert env.observe().screen == "code"
+
+
+def test_a_glimpse_whose_pixels_were_let_go_reads_the_screen_from_a_frame():
+    """A Fuse restarted since: the screen file's memory is let go, and a look says."""
+    vision = Vision(PROFILE, 1)
+    frame = fake_frames.draw(None, None, cursor=(1, 1))
+    spot = PROFILE.screens.marks["final"]
+    write(frame, 1, spot, spot.text)
+    picture = packed(frame)
+    reading = CellSight(vision).update(picture)
+    looks = []
+    screens = ScreenReader(PROFILE, 1)
+    picture.pixels.release()
+    obs = Glimpse(reading, lambda: (looks.append(1), frame)[1], vision, screens)
+    assert obs.screen == "final" and looks == [1]

@@ -1,5 +1,6 @@
 """The screen marks compared at once name the same screen as reading each mark's text."""
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -33,8 +34,11 @@ def blank(scale: int, colour=PAPER) -> np.ndarray:
 
 
 def write(frame: np.ndarray, scale: int, spot: TextSpot, text: str, ink=(255, 255, 0)) -> None:
-    """``text`` written from ``spot`` in the profile's font, every pixel at ``scale``."""
+    """``text`` written from ``spot`` in the profile's font, every pixel at ``scale``, on
+    the profile's paper."""
     font = ScreenReader(PROFILE, scale).reader.font
+    top, left = (SCREEN[1] + 8 * spot.row) * scale, (SCREEN[0] + 8 * spot.col) * scale
+    frame[top : top + 8 * scale, left : left + 8 * len(text) * scale] = PROFILE.paper
     for i, ch in enumerate(text):
         for y, bits in enumerate(font.glyphs[ch]):
             for x in range(8):
@@ -107,3 +111,58 @@ def test_a_frame_too_small_fails_as_the_text_reading_does():
         read_as_text(reader, frame)
     with pytest.raises(ValueError):
         reader.which(frame)
+
+
+@dataclass
+class Packed:
+    """A picture held as packed pixels inside a larger screen (``cell_sight.PackedPicture``)."""
+
+    pixels: memoryview
+    stride: int
+    left: int
+    top: int
+    width: int
+    height: int
+    areas: None = None
+
+
+def packed(frame: np.ndarray, left: int = 3, top: int = 5, more: int = 7, high=0x77) -> Packed:
+    """``frame`` on a screen of packed pixels, with ``high`` bits above each colour."""
+    height, width = frame.shape[:2]
+    data = np.full((top + height + 2, left + width + more), 0x5A123456, dtype=np.uint32)
+    rgb = frame.astype(np.uint32)
+    colour = rgb[..., 0] << 16 | rgb[..., 1] << 8 | rgb[..., 2]
+    data[top : top + height, left : left + width] = np.uint32(high << 24) | colour
+    return Packed(memoryview(data.reshape(-1)), left + width + more, left, top, width, height)
+
+
+@pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.png")), ids=lambda p: p.stem)
+def test_packed_pixels_name_the_screen_a_frame_names(path):
+    frame = np.asarray(Image.open(path).convert("RGB"))
+    scale = next(int(part[0]) for part in path.stem.split("_") if part.endswith("x"))
+    reader = ScreenReader(PROFILE, scale)
+    for high in (0, 0x77):
+        assert reader.which_packed(packed(frame, high=high)) == (reader.which(frame),)
+
+
+@pytest.mark.parametrize("scale", [1, 2])
+def test_each_mark_written_is_named_from_packed_pixels_and_a_pixel_less_is_not(scale):
+    reader = ScreenReader(PROFILE, scale)
+    rng = np.random.default_rng(scale)
+    for name, spot in MARKS.items():
+        frame = blank(scale)
+        write(frame, scale, spot, spot.text)
+        assert reader.which_packed(packed(frame, left=int(rng.integers(0, 9)))) == (name,)
+        ink = np.argwhere((frame != 0).any(axis=2))
+        y, x = ink[int(rng.integers(len(ink)))]
+        frame[y - y % scale + scale // 2, x - x % scale + scale // 2] = PAPER
+        assert reader.which_packed(packed(frame)) == (reader.which(frame),)
+        assert reader.which_packed(packed(frame)) != (name,)
+
+
+def test_packed_pixels_cannot_say_for_a_mark_read_as_text_or_a_small_picture():
+    reader = ScreenReader(PROFILE, 1).reader
+    odd = MarkSet(reader, {"odd": TextSpot(3, 4, "A?B"), **MARKS})
+    assert odd.which_packed(packed(blank(1))) is None
+    assert MarkSet(reader, MARKS).which_packed(packed(blank(1)[:40, :40])) is None
+    assert MarkSet(reader, {}).which_packed(packed(blank(1))) == (None,)
