@@ -1,6 +1,5 @@
 """The screen marks compared at once name the same screen as reading each mark's text."""
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +10,7 @@ from logo_bot.bot.profile import TextSpot, load_profile
 from logo_bot.bot.see.marks import MarkSet
 from logo_bot.bot.see.screens import ScreenReader
 from logo_bot.bot.see.text import SCREEN
+from logo_bot.bot.x11.framebuffer_watch import Sighting
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PROFILE = load_profile("practice", [])
@@ -113,27 +113,16 @@ def test_a_frame_too_small_fails_as_the_text_reading_does():
         reader.which(frame)
 
 
-@dataclass
-class Packed:
-    """A picture held as packed pixels inside a larger screen (``cell_sight.PackedPicture``)."""
-
-    pixels: memoryview
-    stride: int
-    left: int
-    top: int
-    width: int
-    height: int
-    areas: None = None
-
-
-def packed(frame: np.ndarray, left: int = 3, top: int = 5, more: int = 7, high=0x77) -> Packed:
-    """``frame`` on a screen of packed pixels, with ``high`` bits above each colour."""
+def packed(frame: np.ndarray, left: int = 3, top: int = 5, more: int = 7, high=0x77) -> Sighting:
+    """``frame`` on a screen of packed pixels, with ``high`` bits above each colour, as the
+    watch's sighting gives it."""
     height, width = frame.shape[:2]
     data = np.full((top + height + 2, left + width + more), 0x5A123456, dtype=np.uint32)
     rgb = frame.astype(np.uint32)
     colour = rgb[..., 0] << 16 | rgb[..., 1] << 8 | rgb[..., 2]
     data[top : top + height, left : left + width] = np.uint32(high << 24) | colour
-    return Packed(memoryview(data.reshape(-1)), left + width + more, left, top, width, height)
+    pixels = memoryview(data.reshape(-1))
+    return Sighting(pixels, left + width + more, left, top, width, height, None)
 
 
 @pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.png")), ids=lambda p: p.stem)
