@@ -72,10 +72,7 @@ class MarkSet:
     def which(self, frame: np.ndarray) -> str | None:
         """The name of the first mark shown on ``frame``, or None."""
         fits = self._fits(frame)
-        starts = None
-        if fits and self._inks:
-            differs = self._ink_at(frame, self._first) != self._first.ink
-            starts = differs.reshape(-1, CELL).any(axis=1)
+        starts = self._starts(self._ink_at(frame, self._first)) if fits and self._inks else None
         for name, spot in self.marks.items():
             mark = self._inks.get(name) if fits else None
             if mark is None:
@@ -91,22 +88,26 @@ class MarkSet:
         or a picture too small), and a frame must be read."""
         if not self.marks:
             return (None,)
-        bottom, right = self._reach
-        if len(self._inks) != len(self.marks) or bottom >= picture.height:
-            return None
-        if right >= picture.width:
+        if len(self._inks) != len(self.marks) or not self._within(picture.height, picture.width):
             return None
         first, whole = self._gathers(picture.stride, picture.left, picture.top)
         pixels = picture.pixels
-        ink = np.array(first(pixels), dtype=np.uint32) & RGB != self._packed_paper
-        starts = (ink != self._first.ink).reshape(-1, CELL).any(axis=1)
+        starts = self._starts(self._packed_ink(first, pixels))
         for name, mark in self._inks.items():
             if starts[self._order[name]]:
                 continue
-            ink = np.array(whole[name](pixels), dtype=np.uint32) & RGB != self._packed_paper
-            if np.array_equal(ink, mark.ink):
+            if np.array_equal(self._packed_ink(whole[name], pixels), mark.ink):
                 return (name,)
         return (None,)
+
+    def _starts(self, ink: np.ndarray) -> np.ndarray:
+        """For each mark compared at once, whether the ink under its first character
+        (``ink``, all marks' in turn) differs from the font's."""
+        return (ink != self._first.ink).reshape(-1, CELL).any(axis=1)
+
+    def _packed_ink(self, gather: Gather, pixels: Sequence[int]) -> np.ndarray:
+        """Whether each packed pixel ``gather`` takes is ink (its colour is not paper)."""
+        return np.array(gather(pixels), dtype=np.uint32) & RGB != self._packed_paper
 
     def _gathers(self, stride: int, left: int, top: int) -> tuple[Gather, dict[str, Gather]]:
         """What ``which_packed`` reads, as index gatherers into packed pixels."""
@@ -133,8 +134,12 @@ class MarkSet:
     def _fits(self, frame: np.ndarray) -> bool:
         """Every pixel read lies in ``frame`` (else each mark is read as text, which fails
         as a text reading does)."""
-        (bottom, right), shape = self._reach, frame.shape
-        return frame.ndim == 3 and bottom < shape[0] and right < shape[1]
+        return frame.ndim == 3 and self._within(frame.shape[0], frame.shape[1])
+
+    def _within(self, height: int, width: int) -> bool:
+        """Every pixel read lies in a picture of ``height`` by ``width``."""
+        bottom, right = self._reach
+        return bottom < height and right < width
 
     def _ink_at(self, frame: np.ndarray, mark: _Mark) -> np.ndarray:
         """Whether each of ``mark``'s pixels is ink (not paper), a colour channel at a time."""
@@ -144,8 +149,7 @@ class MarkSet:
         return ink
 
     def _read(self, frame: np.ndarray, spot: TextSpot) -> bool:
-        width = spot.width or len(spot.text)
-        return self.reader.field(frame, spot.row, spot.col, width) == spot.text
+        return self.reader.text_at(frame, spot) == spot.text
 
 
 def _first(mark: _Mark) -> _Mark:

@@ -31,7 +31,7 @@ class ScreenReader:
         return TextReader(load_font(self.profile.font), self.scale, self.profile.paper)
 
     def text_at(self, frame: np.ndarray, spot: TextSpot) -> str:
-        return self.reader.field(frame, spot.row, spot.col, spot.width or len(spot.text))
+        return self.reader.text_at(frame, spot)
 
     def which(self, frame: np.ndarray) -> str | None:
         """The name of the screen whose mark text is shown, or None."""

@@ -12,6 +12,7 @@ from typing import Protocol
 
 import numpy as np
 
+from logo_bot.bot.profile import TextSpot
 from logo_bot.bot.see.font import read_font
 
 SCREEN = (32, 24)  # Spectrum screen offset in the Fuse window at 1x
@@ -40,7 +41,7 @@ class TextReader:
         """(rows, cols, 8) uint8: the 8 row bytes (bit 7 = leftmost) of each character
         cell of the block whose top-left cell is (``col``, ``row``)."""
         s = self.scale
-        x0, y0 = (SCREEN[0] + 8 * col) * s, (SCREEN[1] + 8 * row) * s
+        x0, y0 = self._origin(row, col)
         block = frame[y0 + s // 2 : y0 + 8 * rows * s : s, x0 + s // 2 : x0 + 8 * cols * s : s]
         ink = (block != np.array(self.paper, dtype=block.dtype)).any(axis=2)
         bits = ink.reshape(rows, 8, cols, 8).transpose(0, 2, 1, 3)
@@ -54,6 +55,14 @@ class TextReader:
             out.append("".join(self.font.match(tuple(cell)) or UNKNOWN for cell in row))
         return out
 
+    def _origin(self, row: int, col: int) -> tuple[int, int]:
+        """The frame x and y of character cell (``col``, ``row``)'s top-left pixel."""
+        return (SCREEN[0] + 8 * col) * self.scale, (SCREEN[1] + 8 * row) * self.scale
+
+    def text_at(self, frame: np.ndarray, spot: TextSpot) -> str:
+        """The text at ``spot``: its ``width`` cells, or as many as its text has."""
+        return self.field(frame, spot.row, spot.col, spot.width or len(spot.text))
+
     def field(self, frame: np.ndarray, row: int, col: int, width: int) -> str:
         """The text in ``width`` cells from (``col``, ``row``)."""
         cells = self.cells(frame, row, col, 1, width)[0].tolist()
@@ -63,7 +72,7 @@ class TextReader:
         """The frame rows and columns of the pixels that ``field`` reads, as two arrays of
         (8, 8 * width): ``frame[rows, cols]`` is what it makes its ink of."""
         s = self.scale
-        x0, y0 = (SCREEN[0] + 8 * col) * s, (SCREEN[1] + 8 * row) * s
+        x0, y0 = self._origin(row, col)
         ys = y0 + s // 2 + s * np.arange(8)
         xs = x0 + s // 2 + s * np.arange(8 * width)
         return np.broadcast_to(ys[:, None], (8, 8 * width)), np.broadcast_to(xs, (8, 8 * width))
