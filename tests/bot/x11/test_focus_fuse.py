@@ -67,16 +67,16 @@ def at_name_prompt(session: Session) -> LogoEnv:
             break
     wait_screen(env, lambda f: env.screens.shows(f, "menu"), "the menu")
 
-    # the menu keeps keys typed ahead, and a "7" typed on the prompt is part of the name:
+    # "7" is held until the prompt shows: a press and its release that a busy Fuse takes
+    # in the same frame never reach the game (CI lost one, once in a few hundred runs).
+    # The menu keeps keys typed ahead, and a "7" typed on the prompt is part of the name:
     # press it again only once Fuse has emulated the frames in which the game would have
-    # drawn the prompt for the one before (a press may be lost: CI saw one, once in a
-    # few hundred runs)
+    # drawn the prompt for the one before
     def prompt(frame: np.ndarray) -> bool:
         return env.screens.shows(frame, "name_prompt")
 
     for _ in range(3):
-        session.keys.press("7")
-        if env.wait_for(lambda o: prompt(o.frame), 25)[1]:
+        if env.step_seen(["7"], [lambda o: prompt(o.frame)], 25).met:
             break
         wait_emulated_frames(session.fuse.display, session.fuse.window_id, 5)
         if prompt(env.observe().frame):
