@@ -149,11 +149,13 @@ class FramebufferWatch(LinkedWatch):
             self._sighted = None
             return None
         now = time.monotonic()
-        box = self._grabber.box
-        areas: tuple[Area, ...] | None = tuple(
-            (x - box.left, y - box.top, width, height) for x, y, width, height in drawn
-        )
-        if place != self._sighted or now - self._sighted_at >= SIGHT_ALL_S:
+        areas: tuple[Area, ...] | None = ()
+        if drawn:
+            box = self._grabber.box
+            dx, dy = box.left, box.top
+            areas = tuple([(x - dx, y - dy, width, height) for x, y, width, height in drawn])
+        moved = place is not self._sighted and place != self._sighted  # the same object: no
+        if moved or now - self._sighted_at >= SIGHT_ALL_S:
             areas, self._sighted_at = None, now
         self._sighted = place
         self.sightings += 1

@@ -21,6 +21,7 @@ from logo_bot.bot.x11.display import XServer, open_display
 from logo_bot.bot.x11.framebuffer import Framebuffer, FramebufferUnavailable, Layout
 from logo_bot.bot.x11.framebuffer_watch import FramebufferWatch
 from logo_bot.bot.x11.grab import MssGrabber
+from logo_bot.bot.x11.picture import Box
 from logo_bot.bot.x11.reading_watch import ReadingWatch
 from logo_bot.bot.x11.watch_choice import watch_window
 from logo_bot.bot.x11.window import Region
@@ -307,6 +308,22 @@ def test_a_sighting_gives_the_areas_drawn_since_the_last_and_a_look_still_reads_
     again = watch.sighting()
     assert again is not None and again.areas == ()
     assert watch.record()["sightings"] == 3
+
+
+def test_a_sightings_areas_are_in_the_pictures_own_pixels_below_a_bar(canvas, watch, monkeypatch):
+    """The picture below a bar of the window (fuse-gtk's menu bar): an area drawn in it is
+    given from the picture's corner, not the window's."""
+    grabber = watch._grabber
+    monkeypatch.setattr(grabber, "follow_s", 3600.0)  # the box below stays as set here
+    grabber.box = Box(0, 10, WIDTH, HEIGHT - 10)
+    watch.look(not_called)
+    first = watch.sighting()
+    assert first is not None and first.areas is None and first.height == HEIGHT - 10
+    canvas.paint(RED, 4, 14, 8, 8)
+    assert watch.wait(later())
+    sighting = watch.sighting()
+    assert sighting is not None and sighting.areas == ((4, 4, 8, 8),)
+    assert packed(sighting, 5, 5) == 0xFF0000
 
 
 def sighted_at(watch: FramebufferWatch, left: int | None) -> framebuffer_watch.Sighting | None:
