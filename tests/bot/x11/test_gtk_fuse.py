@@ -41,6 +41,7 @@ from tests.bot.x11.test_focus_fuse import (
     is_subsequence,
     name_typed,
     slow_repeat_xvfb,
+    type_surely,
 )
 
 pytestmark = pytest.mark.fuse
@@ -338,7 +339,7 @@ def test_a_window_raised_over_fuse_gtk_is_noticed_and_fuse_raised_again(openbox,
                 time.sleep(0.02)
             session.keys.type_text("XYZ")  # waits, raises Fuse, then drops the burst
             assert not session.cover.covered(fresh=True)
-            session.keys.type_text("XYZ")
+            type_surely(session, "XYZ")
             assert name_typed(env) == "XYZ"
             assert thief.keys_received() == 0, thief.events()
     assert events[0][0] == "covered"
