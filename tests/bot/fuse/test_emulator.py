@@ -23,7 +23,12 @@ def test_fuse_starts_with_a_private_home_and_stops_cleanly(xserver):
         window = fuse_window_of(dpy, fuse.pid)
         assert window is not None and window.id == fuse.window_id
         assert window_pid(dpy, fuse.window_id) == fuse.pid
-        assert window_title(window).startswith("Fuse")
+        # fuse-sdl names its window a moment after it shows it (a busy CI: after the check)
+        deadline = time.monotonic() + 30
+        while not (title := window_title(window)):
+            assert time.monotonic() < deadline, "Fuse never named its window"
+            time.sleep(0.02)
+        assert title.startswith("Fuse"), title
         dpy.close()
     finally:
         code = fuse.stop()
