@@ -84,8 +84,18 @@ class _Band:
         return range(max(first, 0), min(last, self.count - 1) + 1)
 
 
-def _getter(indices: list[int]) -> Callable[[Sequence[int]], tuple[int, ...]]:
-    """The pixels at ``indices`` as a tuple, in one call."""
+# Takes the packed pixels at some indices, as a tuple, in one call.
+Gather = Callable[[Sequence[int]], tuple[int, ...]]
+
+
+def packed_indices(rows: np.ndarray, cols: np.ndarray, stride: int, left: int, top: int) -> list:
+    """The indices in packed pixels (``PackedPicture``) of the picture's pixels at ``rows``
+    and ``cols``, as nested lists of the arrays' shape."""
+    return ((rows + top) * stride + cols + left).tolist()
+
+
+def gatherer(indices: list[int]) -> Gather:
+    """The pixels at ``indices`` as a tuple, in one call (also for a single index)."""
     if len(indices) == 1:
         return lambda pixels: (pixels[indices[0]],)
     return itemgetter(*indices)
@@ -127,9 +137,9 @@ class CellSight:
         self._value = vision.board_value.tolist()
         self._codes: dict[int, int] = {}  # packed colour -> palette index
         self._at: tuple[int, int, int] | None = None  # stride, left, top of the indices
-        self._cursor_at: list[Callable[[Sequence[int]], tuple[int, ...]]] = []
-        self._probes_at: list[Callable[[Sequence[int]], tuple[int, ...]]] = []
-        self._marker_at: Callable[[Sequence[int]], tuple[int, ...]] = _getter([0])
+        self._cursor_at: list[Gather] = []
+        self._probes_at: list[Gather] = []
+        self._marker_at: Gather = gatherer([0])
         self._passing: set[int] = set()  # the cells that pass the cursor rule
         self._values = [EMPTY] * (self.rows * self.cols)
         self._shown = False
@@ -205,12 +215,12 @@ class CellSight:
         """Each pixel read, as its index in the packed pixels."""
         self._at = (stride, left, top)
 
-        def indices(rows: np.ndarray, cols: np.ndarray) -> list[list[int]]:
-            return ((rows + top) * stride + cols + left).tolist()
+        def gathers(rows: np.ndarray, cols: np.ndarray) -> list[Gather]:
+            return [gatherer(at) for at in packed_indices(rows, cols, stride, left, top)]
 
-        self._cursor_at = [_getter(at) for at in indices(self._cursor.rows, self._cursor.cols)]
+        self._cursor_at = gathers(self._cursor.rows, self._cursor.cols)
         if self._probes is not None:
-            self._probes_at = [_getter(at) for at in indices(self._probes.rows, self._probes.cols)]
+            self._probes_at = gathers(self._probes.rows, self._probes.cols)
         mx, my, size, _ = self._marker
         ys, xs = np.mgrid[my : my + size, mx : mx + size]
-        self._marker_at = _getter(indices(ys.ravel(), xs.ravel()))
+        self._marker_at = gatherer(packed_indices(ys.ravel(), xs.ravel(), stride, left, top))

@@ -13,19 +13,16 @@ mark's ink.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from operator import itemgetter
 
 import numpy as np
 
 from logo_bot.bot.profile import TextSpot
-from logo_bot.bot.see.cell_sight import RGB, PackedPicture
+from logo_bot.bot.see.cell_sight import RGB, Gather, PackedPicture, gatherer, packed_indices
 from logo_bot.bot.see.text import TextReader, ink_of
 
 CELL = 64  # pixels read of a character cell
-
-Gather = Callable[[Sequence[int]], tuple[int, ...]]
 
 
 @dataclass(frozen=True)
@@ -115,7 +112,7 @@ class MarkSet:
         if self._packed_at is None or self._packed_at[0] != at:
 
             def gather(mark: _Mark) -> Gather:
-                return itemgetter(*((mark.rows + top) * stride + mark.cols + left).tolist())
+                return gatherer(packed_indices(mark.rows, mark.cols, stride, left, top))
 
             whole = {name: gather(mark) for name, mark in self._inks.items()}
             self._packed_at = (at, gather(self._first), whole)
