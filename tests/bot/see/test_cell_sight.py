@@ -34,12 +34,15 @@ class Screen:
     stride: int
     data: np.ndarray  # (rows, stride) uint32
     areas: tuple[tuple[int, int, int, int], ...] | None = None
+    high: int = 0x77  # the byte above each colour drawn
 
     @classmethod
-    def around(cls, frame: np.ndarray, left: int = 3, top: int = 5, more: int = 7) -> Screen:
+    def around(
+        cls, frame: np.ndarray, left: int = 3, top: int = 5, more: int = 7, high: int = 0x77
+    ) -> Screen:
         height, width = frame.shape[:2]
         data = np.full((top + height + 2, left + width + more), 0x5A123456, dtype=np.uint32)
-        screen = cls(left, top, left + width + more, data)
+        screen = cls(left, top, left + width + more, data, high=high)
         screen.show(frame)
         return screen
 
@@ -48,7 +51,7 @@ class Screen:
         height, width = frame.shape[:2]
         x, y, w, h = area or (0, 0, width, height)
         rgb = frame[y : y + h, x : x + w].astype(np.uint32)
-        packed = 0x77000000 | rgb[..., 0] << 16 | rgb[..., 1] << 8 | rgb[..., 2]
+        packed = np.uint32(self.high << 24) | rgb[..., 0] << 16 | rgb[..., 1] << 8 | rgb[..., 2]
         self.data[self.top + y : self.top + y + h, self.left + x : self.left + x + w] = packed
 
     @property

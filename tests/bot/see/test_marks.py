@@ -11,6 +11,7 @@ from logo_bot.bot.see.marks import MarkSet
 from logo_bot.bot.see.screens import ScreenReader
 from logo_bot.bot.see.text import SCREEN
 from logo_bot.bot.x11.framebuffer_watch import Sighting
+from tests.bot.see.test_cell_sight import Screen
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PROFILE = load_profile("practice", [])
@@ -117,12 +118,8 @@ def packed(frame: np.ndarray, left: int = 3, top: int = 5, more: int = 7, high=0
     """``frame`` on a screen of packed pixels, with ``high`` bits above each colour, as the
     watch's sighting gives it."""
     height, width = frame.shape[:2]
-    data = np.full((top + height + 2, left + width + more), 0x5A123456, dtype=np.uint32)
-    rgb = frame.astype(np.uint32)
-    colour = rgb[..., 0] << 16 | rgb[..., 1] << 8 | rgb[..., 2]
-    data[top : top + height, left : left + width] = np.uint32(high << 24) | colour
-    pixels = memoryview(data.reshape(-1))
-    return Sighting(pixels, left + width + more, left, top, width, height, None)
+    screen = Screen.around(frame, left, top, more, high)
+    return Sighting(screen.pixels, screen.stride, left, top, width, height, None)
 
 
 @pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.png")), ids=lambda p: p.stem)
