@@ -55,6 +55,7 @@ class StepResult:
     started: float
     ended: float
     info: dict[str, Any] = field(default_factory=dict)
+    seen: int | None = None  # keys held until seen: how many the game was seen to take
 
 
 @dataclass(frozen=True)
@@ -174,12 +175,18 @@ class LogoEnv:
         return StepResult(obs, met, tuple(keys), started, time.monotonic())
 
     def step_seen(
-        self, keys: Sequence[str], expects: Sequence[Expectation], longest_frames: float
+        self,
+        keys: Sequence[str],
+        expects: Sequence[Expectation],
+        longest_frames: float,
+        ends: Sequence[int] = (),
     ) -> StepResult:
         """Press ``keys`` one after another, each held down until the screen shows
         ``expects[i]`` (then let go, the next key going down at once), or ``longest_frames``
         pass: that key is let go and the rest are not pressed. ``met`` when every key was
-        seen; ``keys`` are the keys pressed; the observation is the last look."""
+        seen; ``keys`` are the keys pressed, ``seen`` how many were seen; the observation
+        is the last look. ``ends``: the keys that each end a stretch of the burst (a
+        stone's act), for a recorder to write down as soon as it is seen."""
         started = time.monotonic()
         last: list[Observation] = []  # the latest look only
 
@@ -202,7 +209,8 @@ class LogoEnv:
         obs = last[0] if last else self.observe()
         met = taps.seen == len(keys)
         pressed = tuple(keys[: taps.pressed])
-        return StepResult(obs, met, pressed, started, time.monotonic(), {"until_seen": True})
+        info = {"until_seen": True}
+        return StepResult(obs, met, pressed, started, time.monotonic(), info, taps.seen)
 
     def hold(
         self, key: str, expect: Expectation, longest_frames: float, timeout_frames: float = 6
@@ -309,9 +317,13 @@ class EnvWrapper:
         return self.env.step(keys, expect, timeout_frames)
 
     def step_seen(
-        self, keys: Sequence[str], expects: Sequence[Expectation], longest_frames: float
+        self,
+        keys: Sequence[str],
+        expects: Sequence[Expectation],
+        longest_frames: float,
+        ends: Sequence[int] = (),
     ) -> StepResult:
-        return self.env.step_seen(keys, expects, longest_frames)
+        return self.env.step_seen(keys, expects, longest_frames, ends)
 
     def hold(
         self, key: str, expect: Expectation, longest_frames: float, timeout_frames: float = 6

@@ -6,6 +6,7 @@ that repeats a held key, or alternated), and what a step waits to see. ``Player`
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from functools import partial
 
 from logo_bot.bot import interrupts
@@ -108,11 +109,13 @@ class LevelIO:
         self.recent = result.obs
         return result
 
-    def step_seen(self, keys: list[str], expects: list[Expectation]) -> StepResult:
+    def step_seen(
+        self, keys: list[str], expects: list[Expectation], ends: Sequence[int] = ()
+    ) -> StepResult:
         """``env.step_seen`` (each key held until the screen shows ``expects[i]``), but
         only while the level is on screen, as ``step``."""
         self.check_level_shown()
-        result = self.env.step_seen(keys, expects, self.seen_frames)
+        result = self.env.step_seen(keys, expects, self.seen_frames, ends)
         self.recent = result.obs
         return result
 
@@ -215,6 +218,35 @@ class LevelIO:
         grid = self.board_grid
         steps = move_steps(self.keys, start, goal, grid.rows, grid.cols)
         return walk(start, steps, self.keys.wrap, (grid.rows, grid.cols))
+
+    def run_of(
+        self, plan: tuple[Cell, ...], states: list[Board], done: int, cursor: Cell
+    ) -> tuple[list[str], list[Expectation], list[tuple[int, Cell]]]:
+        """The rest of the plan from stone ``done`` as one burst of keys held until seen:
+        the keys, what the screen shows after each, and (stones placed, cursor) then. It
+        ends before a stone whose moves are held down (a repeating game) or learn whether
+        the game takes the alternate keys; empty when the first one's do, or keys are not
+        held until seen."""
+        keys: list[str] = []
+        expects: list[Expectation] = []
+        marks: list[tuple[int, Cell]] = []
+        if not self.until_seen:
+            return keys, expects, marks
+        last = len(plan) - 1
+        for i in range(done, len(plan)):
+            cell = plan[i]
+            moves, held = self.move_keys(cursor, cell)
+            if held is not None or self.trial_alternate(moves) is not None:
+                break
+            path = self.move_path(cursor, cell)
+            keys += moves
+            expects += cursor_on(path)
+            marks += [(i, step) for step in path]
+            keys.append(self.keys.act)
+            expects.append(partial(placed, want=states[i + 1], last=i == last))
+            marks.append((i + 1, cell))
+            cursor = cell
+        return keys, expects, marks
 
 
 def placed(obs: Observation, want: Board, last: bool) -> bool:

@@ -5,41 +5,31 @@ board; a lost action is pressed again once the cursor has been read again (actin
 on a stone does nothing, so that is safe), a wrong stone is taken back with RESET,
 and the plan resumes from the last board state that matches it. Reading and pressing on
 the level, and the keys for each move, are ``LevelIO``'s (``bot.play.level_io``).
+
+In a game whose keys are held until the screen shows them (``timing.until_seen``), the
+rest of the level goes as one burst, each key checked as it is held: a key not seen ends
+the burst, and the next starts from what the screen then shows. One burst a level spares
+each stone a burst's own start and end (the cover check and the round trip after the last
+release: ``bot.x11.x11_keys``).
 """
 
 from __future__ import annotations
 
 import time
-from collections import Counter
-from dataclasses import dataclass, field
 from functools import partial
 
 from logo_bot.bot import interrupts
 from logo_bot.bot.errors import LevelFailed
 from logo_bot.bot.play.env import EnvWrapper, LogoEnv
 from logo_bot.bot.play.level_io import LevelIO, board_or, cursor_on, placed, placed_and_moved
+from logo_bot.bot.play.level_report import LevelReport
 from logo_bot.bot.play.observation import Observation
 from logo_bot.bot.play.plan_ahead import PlanAhead, plan_ahead
+from logo_bot.bot.play.take_back import pick_up, unseen_act
 from logo_bot.bot.profile import Profile
 from logo_bot.solvers.board import Board, Cell, act
-from logo_bot.solvers.order import Ordering, fewest_presses
+from logo_bot.solvers.order import fewest_presses
 from logo_bot.solvers.planner import solve
-from logo_bot.solvers.resume import plan_from, resume
-
-
-@dataclass
-class LevelReport:
-    target: Board
-    plan: tuple[Cell, ...]
-    planned_presses: int
-    lower_bound: int
-    optimal: bool
-    keys_sent: int = 0
-    corrections: Counter[str] = field(default_factory=Counter)
-    end_board: Board | None = None
-    seconds: float = 0.0
-    plan_seconds: float = 0.0
-    held_moves: int = 0  # straight moves made by holding one key (a repeating game)
 
 
 class Player(LevelIO):
@@ -166,7 +156,7 @@ class Player(LevelIO):
         planning = time.monotonic()
         ahead = self.take_ahead(target, cursor, board)
         if board.stone_count:  # a level someone else began: finish it from its board
-            board, cursor, ordering, taken = self.pick_up(target, board, cursor)
+            board, cursor, ordering, taken = pick_up(self, target, board, cursor)
         elif ahead is not None:
             ordering, taken = ahead.ordering, 0
         else:
@@ -191,98 +181,99 @@ class Player(LevelIO):
             states.append(act(states[-1], cell))
         done = 0
         corrections = 0
+        misses = 0  # moves not seen since the last stone was placed
         while done < len(plan):
             if corrections > self.max_corrections:
                 raise LevelFailed("too many corrections; the game does not follow the keys")
             cell = plan[done]
-            cursor = self.move_to(cell, cursor, report)
-            want = states[done + 1]
-            last = done + 1 == len(plan)
-            following = None if last else plan[done + 1]
-            onward = None if following is None else self.onward(cell, following)
-            keys = [self.keys.act, *(onward or [])]
-            if self.until_seen:  # the act seen placed, then each move seen made
-                act_seen = partial(placed, want=want, last=last)
-                path = self.move_path(cell, following) if onward and following else []
-                result = self.step_seen(keys, [act_seen, *cursor_on(path)])
-            elif onward is None:
-                result = self.step(keys, partial(placed, want=want, last=last), self.settle + 4)
-            else:  # act, and go on to the next cell in the same burst, checked with one look
-                expect = partial(placed_and_moved, want=want, cursor=following)
-                result = self.step(keys, expect, self.settle + 4)
-            report.keys_sent += len(result.keys)
-            if result.met:
-                done += 1
-                if onward is not None:
-                    cursor = plan[done]
-                elif last:
-                    report.end_board = board_or(result.obs, want)
-                del result  # its picture let go: the next look may reuse it (bot.x11)
+            if not self.until_seen:
+                done, cursor, corrected = self.act_then_move(plan, states, done, cursor, report)
+                corrections += corrected
                 continue
-            if last and not self.env.observe().level_shown:
-                done += 1  # solved; the game moved on before the board was seen
-                continue
-            seen = self.read("board")
-            if seen == want:
-                done += 1
-                if onward is not None:  # placed; the cursor is checked, move_to mends it
-                    cursor = self.read("cursor")
-                    if cursor != plan[done]:
-                        report.corrections["cursor"] += 1
-                        self.env.note("correction", kind="cursor", want=plan[done], seen=cursor)
-                continue
-            corrections += 1
-            if seen == states[done]:
-                report.corrections["lost_action"] += 1
-                self.env.note("correction", kind="lost_action", cell=cell)
-                # nothing changed: the press was lost, or the cursor moved on after it was
-                # confirmed (a doubled move taken in a frame late) onto a stone, where
-                # acting does nothing; look again before pressing again
-                cursor = self.read("cursor")
-                continue
-            done, cursor = self.resync(states, seen, report)
+            before = done
+            done, cursor, corrected, missed = self.play_run(plan, states, done, cursor, report)
+            corrections += corrected
+            misses = misses + 1 if missed else 0 if done > before else misses
+            if misses > self.max_corrections:
+                raise LevelFailed(f"the cursor would not reach {cell[0]} {cell[1]}")
         report.seconds = time.monotonic() - started
         if report.end_board is None:
             report.end_board = states[-1]
         return report
 
-    def pick_up(
-        self, target: Board, board: Board, cursor: Cell
-    ) -> tuple[Board, Cell, Ordering | None, int]:
-        """A level with stones on it: the plan from its board; when the target cannot be
-        reached from there, RESET takes stones back (the game's last first) until it can.
-        Returns the board, the cursor, the ordering (None: nothing left to place) and how
-        many stones were taken back."""
-        taken = 0
-        while True:
-            with self.env.spent.on("planning"):
-                verdict = plan_from(target, board)
-            why = {} if verdict.solved else {"reason": verdict.reason}  # a string, or none
-            self.env.note("pick_up", board=str(board), reachable=verdict.solved, **why)
-            if verdict.solved:
-                if not verdict.plan:
-                    return board, cursor, None, taken
-                with self.env.spent.on("planning"):
-                    ordering = resume(target, board, cursor, wrap=self.keys.wrap).ordering
-                return board, cursor, ordering, taken
-            if not board.stone_count:
-                raise LevelFailed(f"the target cannot be built: {verdict.reason}")
-            if taken > target.rows * target.cols:
-                raise LevelFailed("RESET does not take the stones back")
-            step = self.step([self.keys.reset], lambda o, b=board: o.board != b, self.settle + 4)
-            taken += 1
-            board = step.obs.board if step.met else self.read("board")
+    def play_run(
+        self,
+        plan: tuple[Cell, ...],
+        states: list[Board],
+        done: int,
+        cursor: Cell,
+        report: LevelReport,
+    ) -> tuple[int, Cell, int, bool]:
+        """In a game whose keys are held until seen: the rest of the plan from stone
+        ``done`` as one burst (``run_of``), until a key is not seen. Returns the stones
+        placed, the cursor, 1 when the board needed correcting, and whether a move was
+        not seen (or the burst was cut short for the focus)."""
+        keys, expects, marks = self.run_of(plan, states, done, cursor)
+        if not keys:  # the moves are held down, or learn the alternate keys: on their own
+            return done, self.move_to(plan[done], cursor, report), 0, False
+        acts = [i for i, key in enumerate(keys) if key == self.keys.act]  # a stretch each
+        result = self.step_seen(keys, expects, acts)
+        report.keys_sent += len(result.keys)
+        seen, pressed, met = result.seen or 0, len(result.keys), result.met
+        if met:
+            report.end_board = board_or(result.obs, states[-1])
+        del result  # its picture let go: the next look may reuse it (bot.x11)
+        if seen:
+            done, cursor = marks[seen - 1]
+        if met:
+            return done, cursor, 0, False
+        if seen < pressed and keys[seen] == self.keys.act:
+            done, read, corrected = unseen_act(self, plan, states, done, report)
+            return done, read or cursor, corrected, False
+        if seen < pressed:  # a move not seen
+            goal = marks[seen][1]
             cursor = self.read("cursor")
+            if cursor != goal:
+                report.corrections["cursor"] += 1
+                self.env.note("correction", kind="cursor", want=goal, seen=cursor)
+        return done, cursor, 0, True
 
-    def resync(self, states: list[Board], seen: Board, report: LevelReport) -> tuple[int, Cell]:
-        """Press RESET until the board is one of the plan's states; returns its index."""
-        for _ in range(len(states) + 8):
-            if seen in states:
-                index = states.index(seen)
-                return index, self.read("cursor")
-            report.corrections["wrong_stone"] += 1
-            self.env.note("correction", kind="wrong_stone", board=str(seen))
-            result = self.step([self.keys.reset], lambda o: o.board in states, self.settle + 4)
-            report.keys_sent += 1
-            seen = result.obs.board if result.met else self.read("board")
-        raise LevelFailed(f"RESET did not bring the board back to the plan:\n{seen}")
+    def act_then_move(
+        self,
+        plan: tuple[Cell, ...],
+        states: list[Board],
+        done: int,
+        cursor: Cell,
+        report: LevelReport,
+    ) -> tuple[int, Cell, int]:
+        """In a game whose keys are pressed with a fixed timing and checked by a look after
+        them: move to stone ``done``'s cell, then act (in a game that queues its keys, the
+        moves to the next cell go in the same burst). Returns the stones placed, the
+        cursor, and 1 when the board needed correcting."""
+        cell = plan[done]
+        cursor = self.move_to(cell, cursor, report)
+        want = states[done + 1]
+        last = done + 1 == len(plan)
+        following = None if last else plan[done + 1]
+        onward = None if following is None else self.onward(cell, following)
+        keys = [self.keys.act, *(onward or [])]
+        if onward is None:
+            result = self.step(keys, partial(placed, want=want, last=last), self.settle + 4)
+        else:  # act, and go on to the next cell in the same burst, checked with one look
+            expect = partial(placed_and_moved, want=want, cursor=following)
+            result = self.step(keys, expect, self.settle + 4)
+        report.keys_sent += len(result.keys)
+        if result.met:
+            if onward is None and last:
+                report.end_board = board_or(result.obs, want)
+            return done + 1, following if onward is not None else cursor, 0
+        del result  # its picture let go: the next look may reuse it (bot.x11)
+        done, read, corrected = unseen_act(self, plan, states, done, report)
+        if read is not None:
+            return done, read, corrected
+        if onward is not None and not corrected:  # placed; the cursor is checked
+            cursor = self.read("cursor")
+            if cursor != plan[done]:
+                report.corrections["cursor"] += 1
+                self.env.note("correction", kind="cursor", want=plan[done], seen=cursor)
+        return done, cursor, corrected

@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from logo_bot.bot.play.player import LevelReport
+from logo_bot.bot.play.level_report import LevelReport
 
 
 @dataclass

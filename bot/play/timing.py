@@ -10,7 +10,8 @@ from dataclasses import replace
 from logo_bot.bot.fuse.session import Session
 from logo_bot.bot.play.env import EnvWrapper, LogoEnv
 from logo_bot.bot.play.key_probe import KeyProbe
-from logo_bot.bot.play.player import LevelReport, Player
+from logo_bot.bot.play.level_report import LevelReport
+from logo_bot.bot.play.player import Player
 from logo_bot.bot.play.probe_io import probe_keys
 from logo_bot.bot.play.run_report import RunReport
 from logo_bot.bot.play.speed import board_area, measure_speed

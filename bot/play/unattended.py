@@ -33,9 +33,10 @@ from logo_bot.bot.play.env import EnvWrapper, LogoEnv
 from logo_bot.bot.play.failures import Failures
 from logo_bot.bot.play.focus_messages import FocusMessages
 from logo_bot.bot.play.key_probe import KeyProbe
+from logo_bot.bot.play.level_report import LevelReport
 from logo_bot.bot.play.observation import Observation
 from logo_bot.bot.play.plan_ahead import level_targets
-from logo_bot.bot.play.player import LevelReport, Player
+from logo_bot.bot.play.player import Player
 from logo_bot.bot.play.progress import Progress
 from logo_bot.bot.play.recovery import Recovery
 from logo_bot.bot.play.run_report import LevelResult, RunReport

@@ -10,7 +10,10 @@ of every failure. Its own time is the ``recording`` kind of the time spent.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -28,12 +31,21 @@ from logo_bot.bot.x11.keys import KeyTiming
 log = logging.getLogger(__name__)
 
 READINGS = ("level_shown", "cursor", "board", "target", "screen")
+UNTIL_SEEN = {"until_seen": True}  # a stretch of a burst of keys held until seen
 FAILURE_EVENTS = ("unreadable", "failure", "target_unsolvable", "correction", "level_gone")
 
 
 def readings(obs: Observation) -> dict[str, Any]:
     """What the bot already read from ``obs`` (nothing is read here for the record)."""
     return {name: obs.__dict__[name] for name in READINGS if name in obs.__dict__}
+
+
+@dataclass
+class Stretch:
+    """The part of a burst not yet written down: its first key, and since when."""
+
+    first: int
+    since: float
 
 
 class Recorder(EnvWrapper):
@@ -70,9 +82,42 @@ class Recorder(EnvWrapper):
         return self._keys_event(self.env.step(keys, expect, timeout_frames))
 
     def step_seen(
-        self, keys: Sequence[str], expects: Sequence[Expectation], longest_frames: float
+        self,
+        keys: Sequence[str],
+        expects: Sequence[Expectation],
+        longest_frames: float,
+        ends: Sequence[int] = (),
     ) -> StepResult:
-        return self._keys_event(self.env.step_seen(keys, expects, longest_frames))
+        """The burst, written down a stretch at a time: the keys up to each of ``ends``
+        (a stone's act) as soon as it is seen, with that look; the rest when the burst
+        ends. An annotated video also gets the look that saw each key."""
+        every = self.recording.every_look
+        if not (ends or every):
+            return self._keys_event(self.env.step_seen(keys, expects, longest_frames))
+        stretch = Stretch(0, time.monotonic())
+        closing = frozenset(ends)
+
+        def watched(i: int, obs: Observation) -> bool:
+            if not expects[i](obs):
+                return False
+            if i in closing:
+                now = time.monotonic()
+                done = tuple(keys[stretch.first : i + 1])
+                self._keys_event(StepResult(obs, True, done, stretch.since, now, UNTIL_SEEN))
+                stretch.first, stretch.since = i + 1, now
+            elif every:
+                self._seen(obs)
+            return True
+
+        watching = [partial(watched, i) for i in range(len(keys))]
+        result = self.env.step_seen(keys, watching, longest_frames, ends)
+        rest = result.keys[stretch.first :]
+        if rest:
+            since, info = stretch.since, result.info
+            self._keys_event(StepResult(result.obs, result.met, rest, since, result.ended, info))
+        else:
+            self._seen(result.obs)
+        return result
 
     def hold(
         self, key: str, expect: Expectation, longest_frames: float, timeout_frames: float = 6

@@ -179,6 +179,10 @@ class Recording:
         if self.frames_seen is not None:
             self.frames_seen.level, self.frames_seen.plan = level, ()
 
+    @property
+    def every_look(self) -> bool:
+        return self.frames_seen is not None
+
     def seen(self, obs: Observation) -> None:
         if self.capture is not None:
             self.capture.offer(obs.frame, obs.at)

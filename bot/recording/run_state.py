@@ -67,3 +67,9 @@ class RunLog(Protocol):
     def level_started(self, level: int) -> None: ...
 
     def seen(self, obs: Observation) -> None: ...
+
+    @property
+    def every_look(self) -> bool:
+        """Whether ``seen`` wants the look at each key held until seen (an annotated
+        video), not only a burst's last."""
+        ...

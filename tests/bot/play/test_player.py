@@ -40,8 +40,8 @@ class CountingEnv(LogoEnv):
         self.bursts = [*getattr(self, "bursts", []), tuple(keys)]
         return super().step(keys, expect, timeout_frames)
 
-    def step_seen(self, keys, expects, longest_frames):
-        result = super().step_seen(keys, expects, longest_frames)
+    def step_seen(self, keys, expects, longest_frames, ends=()):
+        result = super().step_seen(keys, expects, longest_frames, ends)
         self.seen_bursts = [*getattr(self, "seen_bursts", []), result.keys]
         return result
 

@@ -66,7 +66,7 @@ def test_keys_held_until_seen_are_never_lost(clock):
     assert report.end_board == LEVEL_2 and not report.corrections
     assert report.keys_sent == report.planned_presses == len(game.keys.sent) == game.presses
     assert not getattr(env, "bursts", []), "every burst was held until seen"
-    assert len(env.seen_bursts) == len(report.plan) + 1  # the first move, then per stone
+    assert len(env.seen_bursts) == 1, "the whole level is one burst"
     assert max(game.holds) <= 0.02 + 0.003, "let go at the game's first look after it"
 
 
@@ -92,6 +92,45 @@ def test_a_lost_press_ends_its_burst_and_is_corrected(clock):
     assert sum(report.corrections.values()) > 0
     assert report.keys_sent == len(game.keys.sent), "keys not pressed are not counted"
     assert sum(len(keys) for keys in env.seen_bursts) == len(game.keys.sent)
+
+
+class LosesOnePress(FakeGame):
+    """Takes every press but the ``lost``-th (counting from 1)."""
+
+    def __init__(self, *args, lost: int, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.lost, self.downs = lost, 0
+
+    def key(self, name: str) -> None:
+        self.downs += 1
+        if self.downs != self.lost:
+            super().key(name)
+
+
+@pytest.mark.parametrize("kind", ["move", "act"])
+def test_a_level_is_one_burst_until_a_key_goes_unseen_and_the_next_goes_on_from_there(clock, kind):
+    """Held until seen, the rest of a level goes as one burst; a key the game never takes
+    ends it (the rest not pressed), the player reads the screen, and one more burst from
+    there finishes the level: a move is made again from the cell read, an act pressed
+    again."""
+    clean = FakeGame(PROFILE, LEVEL_2, clock=clock.monotonic)
+    clean.keys.timing = KeyTiming(0, 0, True)
+    env = CountingEnv(clean, poll_s=0.0)
+    Player(env, PROFILE, settle_frames=2).play_level()
+    (first,) = env.seen_bursts
+    act = first.index("space", first.index("space") + 1)  # the second stone's
+    lost = act if kind == "act" else act - 1  # or the move onto its cell
+    game = LosesOnePress(PROFILE, LEVEL_2, clock=clock.monotonic, lost=lost + 1)
+    game.keys.timing = KeyTiming(0, 0, True)
+    env = CountingEnv(game, poll_s=0.0)
+    report = Player(env, PROFILE, settle_frames=2).play_level()
+    assert report.end_board == LEVEL_2 and game.board == LEVEL_2
+    assert len(env.seen_bursts) == 2
+    assert env.seen_bursts[0] == first[: lost + 1], "the burst ends with the unseen key"
+    again = {first[lost], PROFILE.keys.other(first[lost])}  # a move: either of its keys
+    assert env.seen_bursts[1][0] in again, "the next burst presses it again"
+    assert report.keys_sent == report.planned_presses + 1 == len(game.keys.sent)
+    assert report.corrections == {"cursor" if kind == "move" else "lost_action": 1}
 
 
 def test_a_game_that_repeats_a_held_key_soon_is_not_played_until_seen():

@@ -79,3 +79,45 @@ def test_an_exception_makes_a_failed_run_and_ctrl_c_an_aborted_one(tmp_path):
         assert run["levels"] == [
             {"level": 3, "status": "aborted", "reason": "the run stopped here"}
         ]
+
+
+def test_a_level_in_one_burst_is_written_down_a_stone_at_a_time(tmp_path, monkeypatch):
+    """Held until seen, a level is one burst; the record still gets a keys event for each
+    stone (the moves to it and its act) with the look that saw it placed, and an annotated
+    video also the look that saw each move."""
+    looks: dict[bool, list[float]] = {}
+    for annotate in (False, True):
+        game = FakeGame(PROFILE, LEVEL_2)
+        options = RecordOptions(tmp_path / str(annotate), video=False, annotate=annotate)
+        recording = Recording.start(options, "level", ["logo-bot", "x"], PROFILE)
+        seen = looks[annotate] = []
+        monkeypatch.setattr(recording, "seen", lambda obs, seen=seen: seen.append(obs.at))
+        with recording:
+            env = recording.wrap(LogoEnv(game, poll_s=0.0))
+            player = Player(env, PROFILE, settle_frames=2)
+            level = player.play_level(player.wait_level())
+            recording.report = RunReport(2, 2, {2: LevelResult(2, "done", level)})
+        assert level.end_board == LEVEL_2 and not level.corrections
+        events = read_events(recording.folder.path / "events.jsonl")
+        keys = [e for e in events if e["event"] == "keys"]
+        assert len(keys) == len(level.plan), "a keys event a stone"
+        assert all(e["met"] and e["keys"][-1] == "space" for e in keys)
+        assert [e["keys"].count("space") for e in keys] == [1] * len(keys)
+        assert sum(len(e["keys"]) for e in keys) == level.keys_sent
+        assert [str(Board.from_rows(e["board"])).count("1") for e in keys] == [
+            str(state).count("1") for state in level_states(level)
+        ], "each written with the look that saw its stone"
+        times = [e["t"] for e in keys]
+        assert times == sorted(times) and len(set(times)) == len(times)
+    moves = level.keys_sent - len(level.plan)
+    assert len(looks[True]) - len(looks[False]) == moves, "and a look for every move"
+
+
+def level_states(level):
+    from logo_bot.solvers.board import act
+
+    board, states = Board.empty(level.target.rows, level.target.cols), []
+    for cell in level.plan:
+        board = act(board, cell)
+        states.append(board)
+    return states

@@ -1,0 +1,78 @@
+"""RESET takes stones back: from a level begun with stones on it, or from a board that
+left the plan (a wrong stone); and what follows an act not seen in time. Functions of
+the player's ``LevelIO``."""
+
+from __future__ import annotations
+
+from logo_bot.bot.errors import LevelFailed
+from logo_bot.bot.play.level_io import LevelIO
+from logo_bot.bot.play.level_report import LevelReport
+from logo_bot.solvers.board import Board, Cell
+from logo_bot.solvers.order import Ordering
+from logo_bot.solvers.resume import plan_from, resume
+
+
+def pick_up(
+    io: LevelIO, target: Board, board: Board, cursor: Cell
+) -> tuple[Board, Cell, Ordering | None, int]:
+    """A level with stones on it: the plan from its board; when the target cannot be
+    reached from there, RESET takes stones back (the game's last first) until it can.
+    Returns the board, the cursor, the ordering (None: nothing left to place) and how
+    many stones were taken back."""
+    taken = 0
+    while True:
+        with io.env.spent.on("planning"):
+            verdict = plan_from(target, board)
+        why = {} if verdict.solved else {"reason": verdict.reason}  # a string, or none
+        io.env.note("pick_up", board=str(board), reachable=verdict.solved, **why)
+        if verdict.solved:
+            if not verdict.plan:
+                return board, cursor, None, taken
+            with io.env.spent.on("planning"):
+                ordering = resume(target, board, cursor, wrap=io.keys.wrap).ordering
+            return board, cursor, ordering, taken
+        if not board.stone_count:
+            raise LevelFailed(f"the target cannot be built: {verdict.reason}")
+        if taken > target.rows * target.cols:
+            raise LevelFailed("RESET does not take the stones back")
+        step = io.step([io.keys.reset], lambda o, b=board: o.board != b, io.settle + 4)
+        taken += 1
+        board = step.obs.board if step.met else io.read("board")
+        cursor = io.read("cursor")
+
+
+def unseen_act(
+    io: LevelIO, plan: tuple[Cell, ...], states: list[Board], done: int, report: LevelReport
+) -> tuple[int, Cell | None, int]:
+    """After an act on stone ``done`` not seen in time: the stones placed, the cursor
+    when it had to be read again (else None), and 1 when the board needed correcting.
+    A lost act is pressed again once the cursor has been read again: it was lost, or
+    the cursor moved on after it was confirmed (a doubled move taken a frame late)
+    onto a stone, where acting does nothing. RESET takes a wrong stone back
+    (``resync``)."""
+    want, last = states[done + 1], done + 2 == len(states)
+    if last and not io.env.observe().level_shown:
+        return done + 1, None, 0  # solved; the game moved on before the board was seen
+    seen = io.read("board")
+    if seen == want:
+        return done + 1, None, 0
+    if seen == states[done]:
+        report.corrections["lost_action"] += 1
+        io.env.note("correction", kind="lost_action", cell=plan[done])
+        return done, io.read("cursor"), 1
+    index, cursor = resync(io, states, seen, report)
+    return index, cursor, 1
+
+
+def resync(io: LevelIO, states: list[Board], seen: Board, report: LevelReport) -> tuple[int, Cell]:
+    """Press RESET until the board is one of the plan's states; returns its index."""
+    for _ in range(len(states) + 8):
+        if seen in states:
+            index = states.index(seen)
+            return index, io.read("cursor")
+        report.corrections["wrong_stone"] += 1
+        io.env.note("correction", kind="wrong_stone", board=str(seen))
+        result = io.step([io.keys.reset], lambda o: o.board in states, io.settle + 4)
+        report.keys_sent += 1
+        seen = result.obs.board if result.met else io.read("board")
+    raise LevelFailed(f"RESET did not bring the board back to the plan:\n{seen}")
