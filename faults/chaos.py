@@ -4,8 +4,9 @@
 (the sentinel window takes the keyboard focus) or a forced timeout (the bot stalls
 until the game shows TIME UP or GAME OVER, as if it had been paused too long), and
 how lossy the keys are. ``ChaosEnv`` wraps the environment: when a level with a fault
-is shown it picks one of the level's first key bursts and fires the fault there -
-kills and thefts from a timer thread a few milliseconds into the burst. Each fault
+is shown it picks one of the level's first key bursts or stones and fires the fault
+there - kills and thefts from a timer thread a few milliseconds into the burst, a
+timeout before a burst held until seen (it may be the rest of the level). Each fault
 fires once, even when the level is played again. Every fault is counted and noted.
 """
 
@@ -19,13 +20,14 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from faults.lossy_keys import KeyFaults
 from faults.thief import FocusThief
 from logo_bot.bot.fuse.session import Session
 from logo_bot.bot.play.env import EnvWrapper, LogoEnv, StepResult
-from logo_bot.bot.play.observation import Expectation
+from logo_bot.bot.play.observation import Expectation, Observation
 
 KINDS = ("fuse_kill", "focus_theft", "timeout")
 NO_KEY_FAULTS = KeyFaults()
@@ -124,18 +126,42 @@ class ChaosEnv(EnvWrapper):
         return stalled or self.env.step(keys, expect, timeout_frames)
 
     def step_seen(
-        self, keys: Sequence[str], expects: Sequence[Expectation], longest_frames: float
+        self,
+        keys: Sequence[str],
+        expects: Sequence[Expectation],
+        longest_frames: float,
+        ends: Sequence[int] = (),
     ) -> StepResult:
-        stalled = self.fire_due()
-        return stalled or self.env.step_seen(keys, expects, longest_frames)
+        """A step, and each stretch of its burst seen (a level held until seen is one
+        burst, a stone a stretch), counts: a kill or theft due fires from inside the
+        burst. A timeout stalls only before a burst, so one due in the level stalls
+        before this one (the burst may be the rest of the level)."""
+        stalled = self.fire_due(timeouts_now=True)
+        if stalled is not None:
+            return stalled
+        closing = frozenset(ends)
 
-    def fire_due(self) -> StepResult | None:
-        """Count a step and fire the faults due at it; a timeout's stall comes back."""
+        def counted(i: int, obs: Observation) -> bool:
+            met = bool(expects[i](obs))
+            if met and i in closing:
+                self.fire_due(stall=False)
+            return met
+
+        watching = [partial(counted, i) for i in range(len(keys))] if closing else expects
+        return self.env.step_seen(keys, watching, longest_frames, ends)
+
+    def fire_due(self, stall: bool = True, timeouts_now: bool = False) -> StepResult | None:
+        """Count a step and fire the faults due at it (and every timeout of the level with
+        ``timeouts_now``); a timeout's stall comes back (one that cannot stall here waits
+        for the next step)."""
         self.steps += 1
-        while self.due and self.due[0][0] <= self.steps:
-            _, kind = self.due.pop(0)
-            self.fired.add((self.level or 0, kind))
-            stalled = self.fire(kind)
+        now = [d for d in self.due if d[0] <= self.steps or (timeouts_now and d[1] == "timeout")]
+        for due in now:
+            if due[1] == "timeout" and not stall:
+                continue
+            self.due.remove(due)
+            self.fired.add((self.level or 0, due[1]))
+            stalled = self.fire(due[1])
             if stalled is not None:
                 return stalled
         return None

@@ -409,8 +409,9 @@ def in_the_menus(bot: Bot, rng: random.Random) -> str:
 
 def in_play(bot: Bot, rng: random.Random, first: int, last: int) -> str:
     """During a level: a little after it showed (the key probe, the plan), or after its
-    n-th key burst."""
-    level, n = rng.randint(first, last), rng.randint(0, 8)
+    n-th keys event (a stone's keys, where a level is one burst held until seen; every
+    level has at least 5 stones)."""
+    level, n = rng.randint(first, last), rng.randint(0, 4)
 
     def reached() -> bool:
         events = bot.events()
@@ -428,7 +429,7 @@ def in_play(bot: Bot, rng: random.Random, first: int, last: int) -> str:
 
     bot.wait(f"level {level} key {n}", reached)
     if n:
-        return f"level {level}, after key burst {n}"
+        return f"level {level}, after keys event {n}"
     delay = rng.uniform(0.0, 1.5)
     bot.sleep(delay)
     return f"level {level}, {delay:.1f} s after it showed"
