@@ -132,12 +132,16 @@ class Player(LevelIO):
                 cursor = seen
                 continue
             if seen != goal:
-                report.corrections["cursor"] += 1
-                self.env.note("correction", kind="cursor", want=goal, seen=seen)
+                self.cursor_missed(report, goal, seen)
             cursor = seen
         if cursor == cell:
             return cursor
         raise LevelFailed(f"the cursor would not reach {cell[0]} {cell[1]}")
+
+    def cursor_missed(self, report: LevelReport, want: Cell, seen: Cell) -> None:
+        """The cursor is not where the keys should have put it: a correction, noted."""
+        report.corrections["cursor"] += 1
+        self.env.note("correction", kind="cursor", want=want, seen=seen)
 
     def play_level(self, first: Observation | None = None) -> LevelReport:
         """Play the level now on screen until its board equals the target (the ``level``
@@ -234,8 +238,7 @@ class Player(LevelIO):
             goal = marks[seen][1]
             cursor = self.read("cursor")
             if cursor != goal:
-                report.corrections["cursor"] += 1
-                self.env.note("correction", kind="cursor", want=goal, seen=cursor)
+                self.cursor_missed(report, goal, cursor)
         return done, cursor, 0, True
 
     def act_then_move(
@@ -274,6 +277,5 @@ class Player(LevelIO):
         if onward is not None and not corrected:  # placed; the cursor is checked
             cursor = self.read("cursor")
             if cursor != plan[done]:
-                report.corrections["cursor"] += 1
-                self.env.note("correction", kind="cursor", want=plan[done], seen=cursor)
+                self.cursor_missed(report, plan[done], cursor)
         return done, cursor, corrected
