@@ -167,6 +167,9 @@ class Recorder(EnvWrapper):
             self._noted(event, data)
 
     def _noted(self, event: str, data: dict[str, Any]) -> None:
+        # the event's frame is the moment it was noted, not after its pictures were saved
+        # (a level's chapter and its start in an attached run's video then agree)
+        at = time.monotonic()
         obs = data.pop("obs", None) or self.last_obs
         for key in ("target", "board"):
             if isinstance(data.get(key), str):
@@ -183,7 +186,7 @@ class Recorder(EnvWrapper):
         if event in FAILURE_EVENTS and obs is not None:
             data["picture"] = self._failure_picture(event, data, obs)
         data.setdefault("level", self.level)
-        self.recording.event(event, **data)
+        self.recording.event(event, at_time=at, **data)
 
     # -- files ------------------------------------------------------------------------------
     def _level_dir(self):
