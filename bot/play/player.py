@@ -224,11 +224,11 @@ class Player(LevelIO):
         result = self.step_seen(keys, expects, acts)
         report.keys_sent += len(result.keys)
         seen, pressed, met = result.seen or 0, len(result.keys), result.met
-        if met:
-            report.end_board = board_or(result.obs, states[-1])
-        del result  # its picture let go: the next look may reuse it (bot.x11)
         if seen:
             done, cursor = marks[seen - 1]
+        if met and done == len(plan):  # the run was the rest of the level
+            report.end_board = board_or(result.obs, states[-1])
+        del result  # its picture let go: the next look may reuse it (bot.x11)
         if met:
             return done, cursor, 0, False
         if seen < pressed and keys[seen] == self.keys.act:
