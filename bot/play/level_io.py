@@ -225,13 +225,11 @@ class LevelIO:
         """The rest of the plan from stone ``done`` as one burst of keys held until seen:
         the keys, what the screen shows after each, and (stones placed, cursor) then. It
         ends before a stone whose moves are held down (a repeating game) or learn whether
-        the game takes the alternate keys; empty when the first one's do, or keys are not
-        held until seen."""
+        the game takes the alternate keys; empty when the first one's do (``play_run``
+        calls it only where keys are held until seen)."""
         keys: list[str] = []
         expects: list[Expectation] = []
         marks: list[tuple[int, Cell]] = []
-        if not self.until_seen:
-            return keys, expects, marks
         last = len(plan) - 1
         for i in range(done, len(plan)):
             cell = plan[i]
