@@ -78,3 +78,25 @@ def _read(reader, frame: np.ndarray) -> Board | None:
         return reader(frame)
     except Unreadable:
         return None
+
+
+def span_of(
+    spans: list[LevelSpan],
+    segment: int,
+    frame: int,
+    target: Board | None = None,
+    slack: int = 50,
+) -> LevelSpan | None:
+    """The span of a level shown at about ``frame`` of ``segment`` (a wall-clock estimate).
+
+    With the level's ``target`` known, the span showing that target nearest the estimate:
+    the estimate's origin (when the bot saw Fuse's window) can run a second late on a busy
+    machine, which puts it nearer the level before. Without it, the last span that began
+    by ``frame + slack``."""
+    mine = [s for s in spans if s.segment == segment]
+    if target is not None:
+        shown = [s for s in mine if s.target == target]
+        if shown:
+            return min(shown, key=lambda s: (abs(s.start - frame), -s.start))
+    before = [s for s in mine if s.start <= frame + slack]
+    return max(before, key=lambda s: s.start, default=None)

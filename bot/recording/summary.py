@@ -16,7 +16,7 @@ from logo_bot.bot.recording.encode import Encoded
 from logo_bot.bot.recording.events import jsonable
 from logo_bot.bot.recording.run_state import RunState
 from logo_bot.bot.recording.rzx import frame_count
-from logo_bot.bot.recording.scan import LevelSpan
+from logo_bot.bot.recording.scan import LevelSpan, span_of
 
 
 def iso(t: float) -> str:
@@ -179,15 +179,14 @@ def _video_times(rec: RunState, level: int) -> dict[str, Any]:
 
 def _frames_of(rec: RunState, level: int, spans: list[LevelSpan]) -> dict[str, Any]:
     """The movie frames of the last time ``level`` was shown."""
+    result = (getattr(rec.report, "results", {}) or {}).get(level)
+    target = result.report.target if result is not None and result.report is not None else None
     for start in reversed(rec.level_starts):
         if start.level != level or start.segment is None or start.frame is None:
             continue
-        candidates = [
-            s for s in spans if s.segment == start.segment and s.start <= start.frame + 50
-        ]
-        if not candidates:
+        span = span_of(spans, start.segment, start.frame, target)
+        if span is None:
             return {}
-        span = max(candidates, key=lambda s: s.start)
         return {
             "segment": span.segment,
             "start_frame": span.start,

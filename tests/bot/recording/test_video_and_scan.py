@@ -12,7 +12,7 @@ import pytest
 from logo_bot.bot.frames import FRAME_RATE
 from logo_bot.bot.profile import load_profile
 from logo_bot.bot.recording.playback import finished_dialog
-from logo_bot.bot.recording.scan import LevelScanner
+from logo_bot.bot.recording.scan import LevelScanner, LevelSpan, span_of
 from logo_bot.bot.recording.video import FfmpegWriter, OpenCvWriter, open_video, probe
 from logo_bot.bot.see.vision import Vision
 from logo_bot.solvers.board import Board
@@ -108,6 +108,24 @@ def test_scanner_finds_each_level_and_its_end_board():
     assert spans[0].target == TARGET and spans[0].end_board == TARGET
     assert spans[1].end_board == Board.empty(6, 10)
     assert scanner.frames == 30 and scanner.final_board == Board.empty(6, 10)
+
+
+def test_a_level_is_placed_by_its_target_when_the_clock_runs_late():
+    """CI once saw the wall-clock origin 60 frames late (the bot noticed Fuse's window
+    after Fuse had begun): level 1's estimate fell before its span, level 2's nearer
+    level 1's. The target decides; the clock only picks among a level's own spans."""
+    other = Board.from_rows(["..........", "....2....."] + [".........."] * 4)
+    one, two = LevelSpan(1, 146, 528, TARGET), LevelSpan(1, 580, 678, other)
+    again = LevelSpan(1, 900, 1200, TARGET)  # level 1 shown again later
+    spans = [one, two, again, LevelSpan(2, 100, 300, TARGET)]
+    assert span_of(spans, 1, 85, TARGET) is one
+    assert span_of(spans, 1, 520, other) is two
+    assert span_of(spans, 1, 880, TARGET) is again
+    assert span_of(spans, 2, 0, TARGET) is spans[3]
+    # no target known (a level stopped before it was read): the last span begun by then
+    assert span_of(spans, 1, 520) is one and span_of(spans, 1, 540) is two
+    assert span_of(spans, 1, 50) is None
+    assert span_of(spans, 1, 520, Board.empty(6, 10)) is one  # no span shows it
 
 
 def test_scanner_ignores_screens_whose_target_cannot_be_read():
