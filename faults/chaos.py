@@ -20,13 +20,12 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from faults.lossy_keys import KeyFaults
 from faults.thief import FocusThief
 from logo_bot.bot.fuse.session import Session
-from logo_bot.bot.play.env import EnvWrapper, LogoEnv, StepResult
+from logo_bot.bot.play.env import EnvWrapper, LogoEnv, StepResult, when_seen
 from logo_bot.bot.play.observation import Expectation, Observation
 
 KINDS = ("fuse_kill", "focus_theft", "timeout")
@@ -141,13 +140,11 @@ class ChaosEnv(EnvWrapper):
             return stalled
         closing = frozenset(ends)
 
-        def counted(i: int, obs: Observation) -> bool:
-            met = bool(expects[i](obs))
-            if met and i in closing:
+        def counted(i: int, obs: Observation) -> None:
+            if i in closing:
                 self.fire_due(stall=False)
-            return met
 
-        watching = [partial(counted, i) for i in range(len(keys))] if closing else expects
+        watching = when_seen(expects, counted) if closing else expects
         return self.env.step_seen(keys, watching, longest_frames, ends)
 
     def fire_due(self, stall: bool = True, timeouts_now: bool = False) -> StepResult | None:

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Protocol
 
 import numpy as np
@@ -346,3 +347,18 @@ class EnvWrapper:
 
     def close(self) -> None:
         self.env.close()
+
+
+def when_seen(
+    expects: Sequence[Expectation], hook: Callable[[int, Observation], object]
+) -> list[Expectation]:
+    """``expects`` for ``step_seen``, each calling ``hook(i, obs)`` when key i is seen (its
+    expectation holds): how a wrapper acts inside a burst, a key at a time."""
+
+    def watched(i: int, obs: Observation) -> bool:
+        if not expects[i](obs):
+            return False
+        hook(i, obs)
+        return True
+
+    return [partial(watched, i) for i in range(len(expects))]

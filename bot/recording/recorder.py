@@ -13,7 +13,6 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,7 @@ import numpy as np
 from PIL import Image
 
 from logo_bot.bot.errors import BotError
-from logo_bot.bot.play.env import EnvWrapper, LogoEnv, Pressed, StepResult
+from logo_bot.bot.play.env import EnvWrapper, LogoEnv, Pressed, StepResult, when_seen
 from logo_bot.bot.play.level_io import move_keys
 from logo_bot.bot.play.observation import Expectation, Observation
 from logo_bot.bot.recording.run_state import RunLog
@@ -97,9 +96,7 @@ class Recorder(EnvWrapper):
         stretch = Stretch(0, time.monotonic())
         closing = frozenset(ends)
 
-        def watched(i: int, obs: Observation) -> bool:
-            if not expects[i](obs):
-                return False
+        def written(i: int, obs: Observation) -> None:
             if i in closing:
                 now = time.monotonic()
                 done = tuple(keys[stretch.first : i + 1])
@@ -107,10 +104,8 @@ class Recorder(EnvWrapper):
                 stretch.first, stretch.since = i + 1, now
             elif every:
                 self._seen(obs)
-            return True
 
-        watching = [partial(watched, i) for i in range(len(keys))]
-        result = self.env.step_seen(keys, watching, longest_frames, ends)
+        result = self.env.step_seen(keys, when_seen(expects, written), longest_frames, ends)
         rest = result.keys[stretch.first :]
         if rest:
             since, info = stretch.since, result.info

@@ -3,7 +3,7 @@ virtual time: one that sees a key only at its own looks at the keys, now and the
 
 import pytest
 
-from logo_bot.bot.play.env import LogoEnv
+from logo_bot.bot.play.env import LogoEnv, when_seen
 from logo_bot.bot.play.player import Player
 from logo_bot.bot.x11.keys import KeyTiming
 from tests.bot.fake_game import FakeGame, FakeKeys
@@ -142,3 +142,16 @@ def test_a_game_that_repeats_a_held_key_soon_is_not_played_until_seen():
     assert player.until_seen and player.seen_frames == 3
     player.repeat = (2, 2)
     assert not player.until_seen
+
+
+def test_when_seen_calls_its_hook_once_a_key_is_seen_and_never_before():
+    calls = []
+    expects = [lambda obs: obs > 1, lambda obs: obs > 2]
+    watching = when_seen(expects, lambda i, obs: calls.append((i, obs)))
+    assert [watching[0](1), watching[0](2), watching[1](2), watching[1](3)] == [
+        False,
+        True,
+        False,
+        True,
+    ]
+    assert calls == [(0, 2), (1, 3)]

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from functools import partial
-
 import pytest
 
 from logo_bot.bot.errors import Unreadable
 from logo_bot.bot.fuse.assembly import SessionOptions, open_session
-from logo_bot.bot.play.env import EnvWrapper, LogoEnv
+from logo_bot.bot.play.env import EnvWrapper, LogoEnv, when_seen
 from logo_bot.bot.play.observation import Glimpse
 from logo_bot.bot.play.unattended import Walkthrough
 from logo_bot.bot.profile import load_profile
@@ -54,13 +52,10 @@ class CheckedGlimpses(EnvWrapper):
         self.checked = 0
 
     def step_seen(self, keys, expects, longest_frames, ends=()):
-        checking = [partial(self.checked_when, expect) for expect in expects]
-        return self.env.step_seen(keys, checking, longest_frames, ends)
+        return self.env.step_seen(keys, when_seen(expects, self.check), longest_frames, ends)
 
-    def checked_when(self, expect, obs) -> bool:
-        """``expect(obs)``, and the glimpse that saw a key checked against a frame."""
-        if not expect(obs):
-            return False
+    def check(self, i, obs) -> None:
+        """The glimpse that saw key ``i`` checked against a frame."""
         # the frame is looked at just after the reading: the same picture, unless the
         # level ended in between (after its last stone), or the cursor flashed (the
         # rules read it in both phases)
@@ -69,7 +64,6 @@ class CheckedGlimpses(EnvWrapper):
             assert outcome(lambda: obs.cursor) == outcome(lambda: vision.cursor(frame))
             assert outcome(lambda: obs.board) == outcome(lambda: vision.board(frame))
             self.checked += 1
-        return True
 
 
 def test_a_level_on_the_bots_own_xvfb_is_played_by_glimpses_of_the_cells_fuse_drew():
