@@ -220,7 +220,7 @@ class LevelIO:
         return walk(start, steps, self.keys.wrap, (grid.rows, grid.cols))
 
     def run_of(
-        self, plan: tuple[Cell, ...], states: list[Board], done: int, cursor: Cell
+        self, plan: tuple[Cell, ...], states: Sequence[Board], done: int, cursor: Cell
     ) -> tuple[list[str], list[Expectation], list[tuple[int, Cell]]]:
         """The rest of the plan from stone ``done`` as one burst of keys held until seen:
         the keys, what the screen shows after each, and (stones placed, cursor) then. It

@@ -23,3 +23,16 @@ class LevelReport:
     seconds: float = 0.0
     plan_seconds: float = 0.0
     held_moves: int = 0  # straight moves made by holding one key (a repeating game)
+
+
+@dataclass(frozen=True)
+class LevelInPlay:
+    """A level being played: its report (which holds the plan) and the board the plan
+    leaves after each of its stones (``states[0]`` before the first)."""
+
+    report: LevelReport
+    states: tuple[Board, ...]
+
+    @property
+    def plan(self) -> tuple[Cell, ...]:
+        return self.report.plan

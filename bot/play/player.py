@@ -22,7 +22,7 @@ from logo_bot.bot import interrupts
 from logo_bot.bot.errors import LevelFailed
 from logo_bot.bot.play.env import EnvWrapper, LogoEnv
 from logo_bot.bot.play.level_io import LevelIO, board_or, cursor_on, placed, placed_and_moved
-from logo_bot.bot.play.level_report import LevelReport
+from logo_bot.bot.play.level_report import LevelInPlay, LevelReport
 from logo_bot.bot.play.observation import Observation
 from logo_bot.bot.play.plan_ahead import PlanAhead, plan_ahead
 from logo_bot.bot.play.take_back import pick_up, unseen_act
@@ -183,6 +183,7 @@ class Player(LevelIO):
         states = [board]
         for cell in plan:
             states.append(act(states[-1], cell))
+        level = LevelInPlay(report, tuple(states))
         done = 0
         corrections = 0
         misses = 0  # moves not seen since the last stone was placed
@@ -191,11 +192,11 @@ class Player(LevelIO):
                 raise LevelFailed("too many corrections; the game does not follow the keys")
             cell = plan[done]
             if not self.until_seen:
-                done, cursor, corrected = self.act_then_move(plan, states, done, cursor, report)
+                done, cursor, corrected = self.act_then_move(level, done, cursor)
                 corrections += corrected
                 continue
             before = done
-            done, cursor, corrected, missed = self.play_run(plan, states, done, cursor, report)
+            done, cursor, corrected, missed = self.play_run(level, done, cursor)
             corrections += corrected
             misses = misses + 1 if missed else 0 if done > before else misses
             if misses > self.max_corrections:
@@ -205,18 +206,12 @@ class Player(LevelIO):
             report.end_board = states[-1]
         return report
 
-    def play_run(
-        self,
-        plan: tuple[Cell, ...],
-        states: list[Board],
-        done: int,
-        cursor: Cell,
-        report: LevelReport,
-    ) -> tuple[int, Cell, int, bool]:
+    def play_run(self, level: LevelInPlay, done: int, cursor: Cell) -> tuple[int, Cell, int, bool]:
         """In a game whose keys are held until seen: the rest of the plan from stone
         ``done`` as one burst (``run_of``), until a key is not seen. Returns the stones
         placed, the cursor, 1 when the board needed correcting, and whether a move was
         not seen (or the burst was cut short for the focus)."""
+        plan, states, report = level.plan, level.states, level.report
         keys, expects, marks = self.run_of(plan, states, done, cursor)
         if not keys:  # the moves are held down, or learn the alternate keys: on their own
             return done, self.move_to(plan[done], cursor, report), 0, False
@@ -232,7 +227,7 @@ class Player(LevelIO):
         if met:
             return done, cursor, 0, False
         if seen < pressed and keys[seen] == self.keys.act:
-            done, read, corrected = unseen_act(self, plan, states, done, report)
+            done, read, corrected = unseen_act(self, level, done)
             return done, read or cursor, corrected, False
         if seen < pressed:  # a move not seen
             goal = marks[seen][1]
@@ -241,21 +236,15 @@ class Player(LevelIO):
                 self.cursor_missed(report, goal, cursor)
         return done, cursor, 0, True
 
-    def act_then_move(
-        self,
-        plan: tuple[Cell, ...],
-        states: list[Board],
-        done: int,
-        cursor: Cell,
-        report: LevelReport,
-    ) -> tuple[int, Cell, int]:
+    def act_then_move(self, level: LevelInPlay, done: int, cursor: Cell) -> tuple[int, Cell, int]:
         """In a game whose keys are pressed with a fixed timing and checked by a look after
         them: move to stone ``done``'s cell, then act (in a game that queues its keys, the
         moves to the next cell go in the same burst). Returns the stones placed, the
         cursor, and 1 when the board needed correcting."""
+        plan, report = level.plan, level.report
         cell = plan[done]
         cursor = self.move_to(cell, cursor, report)
-        want = states[done + 1]
+        want = level.states[done + 1]
         last = done + 1 == len(plan)
         following = None if last else plan[done + 1]
         onward = None if following is None else self.onward(cell, following)
@@ -271,7 +260,7 @@ class Player(LevelIO):
                 report.end_board = board_or(result.obs, want)
             return done + 1, following if onward is not None else cursor, 0
         del result  # its picture let go: the next look may reuse it (bot.x11)
-        done, read, corrected = unseen_act(self, plan, states, done, report)
+        done, read, corrected = unseen_act(self, level, done)
         if read is not None:
             return done, read, corrected
         if onward is not None and not corrected:  # placed; the cursor is checked

@@ -4,9 +4,11 @@ the player's ``LevelIO``."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from logo_bot.bot.errors import LevelFailed
 from logo_bot.bot.play.level_io import LevelIO
-from logo_bot.bot.play.level_report import LevelReport
+from logo_bot.bot.play.level_report import LevelInPlay, LevelReport
 from logo_bot.solvers.board import Board, Cell
 from logo_bot.solvers.order import Ordering
 from logo_bot.solvers.resume import plan_from, resume
@@ -41,15 +43,14 @@ def pick_up(
         cursor = io.read("cursor")
 
 
-def unseen_act(
-    io: LevelIO, plan: tuple[Cell, ...], states: list[Board], done: int, report: LevelReport
-) -> tuple[int, Cell | None, int]:
+def unseen_act(io: LevelIO, level: LevelInPlay, done: int) -> tuple[int, Cell | None, int]:
     """After an act on stone ``done`` not seen in time: the stones placed, the cursor
     when it had to be read again (else None), and 1 when the board needed correcting.
     A lost act is pressed again once the cursor has been read again: it was lost, or
     the cursor moved on after it was confirmed (a doubled move taken a frame late)
     onto a stone, where acting does nothing. RESET takes a wrong stone back
     (``resync``)."""
+    plan, states, report = level.plan, level.states, level.report
     want, last = states[done + 1], done + 2 == len(states)
     if last and not io.env.observe().level_shown:
         return done + 1, None, 0  # solved; the game moved on before the board was seen
@@ -64,7 +65,9 @@ def unseen_act(
     return index, cursor, 1
 
 
-def resync(io: LevelIO, states: list[Board], seen: Board, report: LevelReport) -> tuple[int, Cell]:
+def resync(
+    io: LevelIO, states: Sequence[Board], seen: Board, report: LevelReport
+) -> tuple[int, Cell]:
     """Press RESET until the board is one of the plan's states; returns its index."""
     for _ in range(len(states) + 8):
         if seen in states:
