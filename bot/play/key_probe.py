@@ -45,8 +45,8 @@ BURSTS = 6  # bursts a rung must pass, three in each direction (18 presses)
 # (``bot.play.timing``). At 100 % the 1.25-frame rung plays 35 ms, at 200 % the 1-frame
 # rung 20 ms.
 MARGIN = 1 / 6  # of the rung, and at least MARGIN_MS
-ROLLED_BURSTS = 7  # rolled bursts at most; the majority of them decides
 MARGIN_MS = 10.0
+ROLLED_BURSTS = 7  # rolled bursts at most; the majority of them decides
 PHASES = ("hold", "gap", "rollover", "repeat")
 
 
