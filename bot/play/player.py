@@ -198,7 +198,9 @@ class Player(LevelIO):
             before = done
             done, cursor, corrected, missed = self.play_run(level, done, cursor)
             corrections += corrected
-            misses = misses + 1 if missed else 0 if done > before else misses
+            if done > before:  # a stone placed: the count starts again
+                misses = 0
+            misses += missed
             if misses > self.max_corrections:
                 raise LevelFailed(f"the cursor would not reach {cell[0]} {cell[1]}")
         report.seconds = time.monotonic() - started

@@ -3,6 +3,7 @@ virtual time: one that sees a key only at its own looks at the keys, now and the
 
 import pytest
 
+from logo_bot.bot.errors import LevelFailed
 from logo_bot.bot.play.env import LogoEnv, when_seen
 from logo_bot.bot.play.player import Player
 from logo_bot.bot.x11.keys import KeyTiming
@@ -94,16 +95,16 @@ def test_a_lost_press_ends_its_burst_and_is_corrected(clock):
     assert sum(len(keys) for keys in env.seen_bursts) == len(game.keys.sent)
 
 
-class LosesOnePress(FakeGame):
-    """Takes every press but the ``lost``-th (counting from 1)."""
+class LosesPresses(FakeGame):
+    """Takes every press but the ``lost`` ones (their numbers, counting from 1)."""
 
-    def __init__(self, *args, lost: int, **kwargs) -> None:
+    def __init__(self, *args, lost: set[int], **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.lost, self.downs = lost, 0
 
     def key(self, name: str) -> None:
         self.downs += 1
-        if self.downs != self.lost:
+        if self.downs not in self.lost:
             super().key(name)
 
 
@@ -120,7 +121,7 @@ def test_a_level_is_one_burst_until_a_key_goes_unseen_and_the_next_goes_on_from_
     (first,) = env.seen_bursts
     act = first.index("space", first.index("space") + 1)  # the second stone's
     lost = act if kind == "act" else act - 1  # or the move onto its cell
-    game = LosesOnePress(PROFILE, LEVEL_2, clock=clock.monotonic, lost=lost + 1)
+    game = LosesPresses(PROFILE, LEVEL_2, clock=clock.monotonic, lost={lost + 1})
     game.keys.timing = KeyTiming(0, 0, True)
     env = CountingEnv(game, poll_s=0.0)
     report = Player(env, PROFILE, settle_frames=2).play_level()
@@ -131,6 +132,44 @@ def test_a_level_is_one_burst_until_a_key_goes_unseen_and_the_next_goes_on_from_
     assert env.seen_bursts[1][0] in again, "the next burst presses it again"
     assert report.keys_sent == report.planned_presses + 1 == len(game.keys.sent)
     assert report.corrections == {"cursor" if kind == "move" else "lost_action": 1}
+
+
+def test_moves_lost_at_several_stones_count_one_miss_each_from_the_last_stone_placed(clock):
+    """A level fails for moves not seen only when ``max_corrections`` of them come with no
+    stone placed in between: a move lost on the way to each of four stones, with
+    ``max_corrections=2``, still finishes the level, one cursor correction each."""
+    clean = FakeGame(PROFILE, LEVEL_2, clock=clock.monotonic)
+    clean.keys.timing = KeyTiming(0, 0, True)
+    env = CountingEnv(clean, poll_s=0.0)
+    Player(env, PROFILE, settle_frames=2).play_level()
+    (first,) = env.seen_bursts
+    acts = [i for i, key in enumerate(first) if key == "space"]
+    # the move onto stones 2-5, numbered as pressed: each lost one is pressed again
+    lost = {acts[k] + k - 1 for k in range(1, 5)}
+    game = LosesPresses(PROFILE, LEVEL_2, clock=clock.monotonic, lost=lost)
+    game.keys.timing = KeyTiming(0, 0, True)
+    env = CountingEnv(game, poll_s=0.0)
+    report = Player(env, PROFILE, settle_frames=2, max_corrections=2).play_level()
+    assert report.end_board == LEVEL_2 and game.board == LEVEL_2
+    assert len(env.seen_bursts) == 5
+    assert report.corrections == {"cursor": 4}
+
+
+def test_a_cursor_that_stops_moving_fails_the_level_after_max_corrections_misses(clock):
+    """The other way round: when no move is taken any more, the level fails at the
+    miss after ``max_corrections`` with no stone placed since."""
+    clean = FakeGame(PROFILE, LEVEL_2, clock=clock.monotonic)
+    clean.keys.timing = KeyTiming(0, 0, True)
+    env = CountingEnv(clean, poll_s=0.0)
+    Player(env, PROFILE, settle_frames=2).play_level()
+    (first,) = env.seen_bursts
+    second = [i for i, key in enumerate(first) if key == "space"][1]
+    game = LosesPresses(PROFILE, LEVEL_2, clock=clock.monotonic, lost=set(range(second, 10**4)))
+    game.keys.timing = KeyTiming(0, 0, True)
+    env = CountingEnv(game, poll_s=0.0)
+    with pytest.raises(LevelFailed, match="the cursor would not reach"):
+        Player(env, PROFILE, settle_frames=2, max_corrections=2).play_level()
+    assert len(env.seen_bursts) == 3, "each ends on a move not seen; the third is too many"
 
 
 def test_a_game_that_repeats_a_held_key_soon_is_not_played_until_seen():
