@@ -6,7 +6,9 @@ looks show no mark at all, so reading each mark as text (a few numpy calls a mar
 dozen marks) cost about half a millisecond a look. ``MarkSet`` takes the ink of the
 pixels the first character of every mark is read from in one gather, and compares it
 with the font's ink of that character; only a mark whose first character is there is
-compared whole. The answer is the text reading's: the font maps glyphs to characters
+compared whole. A read from packed pixels keeps the pixels it went by: while they stay
+the same (a transition redraws the board, not its "WELL DONE!"), the next read compares
+them and nothing else. The answer is the text reading's: the font maps glyphs to characters
 one to one (``bot.see.font``), so a text reads as the mark exactly when its ink is the
 mark's ink.
 """
@@ -32,6 +34,17 @@ class _Mark:
     rows: np.ndarray
     cols: np.ndarray
     ink: np.ndarray
+
+
+@dataclass(frozen=True)
+class _PackedRead:
+    """What a read of packed pixels went by: the pixels under the first characters, each
+    mark compared whole with its pixels (in turn), and the answer. The same pixels give
+    the same answer."""
+
+    under: tuple[int, ...]
+    compared: tuple[tuple[str, tuple[int, ...]], ...]
+    found: tuple[str | None]
 
 
 class MarkSet:
@@ -60,6 +73,7 @@ class MarkSet:
         self._packed_paper = red << 16 | green << 8 | blue
         # the packed pixels' indices, for one (stride, left, top): first characters, marks
         self._packed_at: tuple[tuple[int, int, int], Gather, dict[str, Gather]] | None = None
+        self._last: _PackedRead | None = None  # the last ``which_packed`` read
         every = [*self._inks.values()]
         self._reach = (
             max((int(m.rows.max()) for m in every), default=-1),
@@ -89,22 +103,40 @@ class MarkSet:
             return None
         first, whole = self._gathers(picture.stride, picture.left, picture.top)
         pixels = picture.pixels
-        starts = self._starts(self._packed_ink(first, pixels))
+        under = first(pixels)
+        if self._went_by(under, whole, pixels):
+            return self._last.found  # type: ignore[union-attr]
+        starts = self._starts(self._packed_ink(under))
+        compared: list[tuple[str, tuple[int, ...]]] = []
+        found: tuple[str | None] = (None,)
         for name, mark in self._inks.items():
             if starts[self._order[name]]:
                 continue
-            if np.array_equal(self._packed_ink(whole[name], pixels), mark.ink):
-                return (name,)
-        return (None,)
+            values = whole[name](pixels)
+            compared.append((name, values))
+            if np.array_equal(self._packed_ink(values), mark.ink):
+                found = (name,)
+                break
+        self._last = _PackedRead(under, tuple(compared), found)
+        return found
+
+    def _went_by(
+        self, under: tuple[int, ...], whole: dict[str, Gather], pixels: Sequence[int]
+    ) -> bool:
+        """Whether the pixels the last packed read went by are the same now."""
+        last = self._last
+        if last is None or last.under != under:
+            return False
+        return all(whole[name](pixels) == values for name, values in last.compared)
 
     def _starts(self, ink: np.ndarray) -> np.ndarray:
         """For each mark compared at once, whether the ink under its first character
         (``ink``, all marks' in turn) differs from the font's."""
         return (ink != self._first.ink).reshape(-1, CELL).any(axis=1)
 
-    def _packed_ink(self, gather: Gather, pixels: Sequence[int]) -> np.ndarray:
-        """Whether each packed pixel ``gather`` takes is ink (its colour is not paper)."""
-        return np.array(gather(pixels), dtype=np.uint32) & RGB != self._packed_paper
+    def _packed_ink(self, values: Sequence[int]) -> np.ndarray:
+        """Whether each of the packed pixels ``values`` is ink (its colour is not paper)."""
+        return np.array(values, dtype=np.uint32) & RGB != self._packed_paper
 
     def _gathers(self, stride: int, left: int, top: int) -> tuple[Gather, dict[str, Gather]]:
         """What ``which_packed`` reads, as index gatherers into packed pixels."""
@@ -116,6 +148,7 @@ class MarkSet:
 
             whole = {name: gather(mark) for name, mark in self._inks.items()}
             self._packed_at = (at, gather(self._first), whole)
+            self._last = None
         return self._packed_at[1], self._packed_at[2]
 
     def shows(self, frame: np.ndarray, name: str) -> bool:

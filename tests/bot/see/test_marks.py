@@ -152,3 +152,51 @@ def test_packed_pixels_cannot_say_for_a_mark_read_as_text_or_a_small_picture():
     assert odd.which_packed(packed(blank(1))) is None
     assert MarkSet(reader, MARKS).which_packed(packed(blank(1)[:40, :40])) is None
     assert MarkSet(reader, {}).which_packed(packed(blank(1))) == (None,)
+
+
+def test_a_read_of_the_pixels_the_last_read_went_by_compares_no_ink(monkeypatch):
+    marks = MarkSet(ScreenReader(PROFILE, 1).reader, MARKS)
+    compared = []
+    inked = marks._packed_ink
+    monkeypatch.setattr(marks, "_packed_ink", lambda values: compared.append(1) or inked(values))
+    frame = blank(1)
+    frame[150:160, 40:200] = (0, 200, 0)  # drawn where no mark is read
+    assert marks.which_packed(packed(frame)) == (None,)
+    assert compared
+    name, spot = list(MARKS.items())[2]
+    write(frame, 1, spot, spot.text)
+    assert marks.which_packed(packed(frame)) == (name,)
+    compared.clear()
+    frame[100:110, 60:120] = (200, 0, 0)  # drawn again, where no mark is read
+    assert marks.which_packed(packed(frame)) == (name,)
+    assert not compared
+
+
+def test_each_mark_is_named_as_it_comes_and_goes_between_reads():
+    marks = MarkSet(ScreenReader(PROFILE, 1).reader, MARKS)
+    rng = np.random.default_rng(3)
+    frame = blank(1)
+    for _ in range(3):
+        for name, spot in MARKS.items():
+            assert marks.which_packed(packed(frame)) == (None,)
+            written = frame.copy()
+            write(written, 1, spot, spot.text)
+            assert marks.which_packed(packed(written)) == (name,)
+            # a pixel of the text (not of its first character) away, then back
+            y, x = [int(v) for v in rng.choice(np.argwhere((written != frame).any(axis=2)))]
+            if x >= (SCREEN[0] + 8 * (spot.col + 1)):
+                kept = written[y, x].copy()
+                written[y, x] = PAPER
+                assert marks.which_packed(packed(written)) == (None,)
+                written[y, x] = kept
+                assert marks.which_packed(packed(written)) == (name,)
+
+
+def test_a_read_that_found_a_first_character_is_compared_again():
+    marks = MarkSet(ScreenReader(PROFILE, 1).reader, MARKS)
+    name, spot = next(iter(MARKS.items()))
+    frame = blank(1)
+    write(frame, 1, spot, spot.text[0])  # only the first character
+    assert marks.which_packed(packed(frame)) == (None,)
+    write(frame, 1, spot, spot.text)
+    assert marks.which_packed(packed(frame)) == (name,)
