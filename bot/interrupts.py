@@ -7,7 +7,9 @@ records the stop (``request``: the abort key's thread calls it directly). The bo
 at the request at its own safe points, between X calls: ``check`` raises ``Stopped`` (a
 ``KeyboardInterrupt``, so every ``finally`` releases keys and stops programs on the way
 out) before a key is pressed, in every wait (``sleep``), between levels and in the
-encoders. An X connection is never left half-way through a request.
+encoders. The bot's waits sleep in a ``select`` that also watches ``stop_fds``, a pipe
+written at the first request, so a stop ends a wait at once. An X connection is never
+left half-way through a request.
 
 The stop is bounded. From the first request the bot has ``FORCE_AFTER_S`` to finish in
 order; writing the folder after play (``finishing``) may go on for ``FINISH_S`` of it. A
@@ -18,6 +20,9 @@ the process exits 130 at once (``os._exit``; what it started ends with it).
 
 A SIGHUP ignored from the start stays ignored: ``nohup logo-bot ...`` asks the run to
 outlive its terminal.
+
+The module is one piece: the requests, the two pipes that carry them (signals in, waits
+woken) and the forced end share one state and one lock.
 """
 
 from __future__ import annotations
@@ -35,7 +40,9 @@ SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 EXIT_STOPPED = 130
 FORCE_AFTER_S = 8.0  # from the first request: the orderly stop must be over by then
 FINISH_S = 4.0  # from the first request: the slow writing (video, plots) may go on this long
-SLICE_S = 0.05  # a sleep looks at the requests at least this often
+# A wait looks at the requests at least this often; those that watch ``stop_fds`` (the
+# bot's own) wake at once when a stop is asked.
+SLICE_S = 0.5
 HOOK_S = 1.0  # the longest a forced end waits for each ``on_force`` callback
 
 MESSAGES = {
@@ -83,6 +90,39 @@ class _Pipe:
 _pipe = _Pipe()
 
 
+class _Wake:
+    """A pipe that becomes readable when a stop is first asked (``stop_fds``)."""
+
+    read_fd: int | None = None
+    write_fd: int | None = None
+
+
+_wake = _Wake()
+
+
+def stop_fds() -> tuple[int, ...]:
+    """What a wait adds to its ``select`` to wake the moment a stop is asked: a pipe that
+    becomes readable then. None once a stop is asked (the wait's safe point has it; the
+    pipe stays readable, and would wake the wait again at once while the folder is
+    written)."""
+    if _state.asked.is_set():
+        return ()
+    if _wake.read_fd is None:
+        with _state.lock:
+            if _wake.read_fd is None:
+                read_fd, write_fd = os.pipe()
+                os.set_blocking(read_fd, False)
+                os.set_blocking(write_fd, False)
+                _wake.write_fd, _wake.read_fd = write_fd, read_fd
+    return (_wake.read_fd,)  # type: ignore[return-value]
+
+
+def _wake_waits() -> None:
+    if _wake.write_fd is not None:
+        with contextlib.suppress(OSError):  # full already: it is readable
+            os.write(_wake.write_fd, b"!")
+
+
 def requested() -> Stopped | None:
     """The stop asked for, if any (a fresh exception; never raises)."""
     _read_noted()
@@ -102,6 +142,7 @@ def request(message: str, kind: type[Stopped] = Stopped) -> None:
             _state.asked_at = time.monotonic()
             _state.asked.set()
     if first:
+        _wake_waits()
         if _state.armed:
             threading.Thread(target=_watchdog, name="stop-watchdog", daemon=True).start()
     elif _state.armed:
@@ -125,14 +166,14 @@ def finish_by() -> float:
 
 
 def sleep(seconds: float) -> None:
-    """Sleep, a safe point every ``SLICE_S``: a stop asked meanwhile ends it (raised)."""
+    """Sleep; a stop asked meanwhile ends it at once (raised)."""
     end = time.monotonic() + seconds
     while True:
         check()
         left = end - time.monotonic()
         if left <= 0:
             return
-        time.sleep(min(left, SLICE_S))
+        select.select(stop_fds(), [], [], min(left, SLICE_S))
 
 
 @contextlib.contextmanager
@@ -218,6 +259,10 @@ def reset() -> None:
     installed the handlers)."""
     global _state
     _state = _State()
+    if _wake.read_fd is not None:  # the waits' pipe readable no more
+        with contextlib.suppress(OSError):
+            while os.read(_wake.read_fd, 64):
+                pass
 
 
 def _noted(signum: int, frame: object) -> None:

@@ -214,8 +214,8 @@ class Session:
 
     def wait_drawn(self, until: float, poll_s: float = 0.005) -> bool:
         """Wait until Fuse has drawn in its window since the last look (True), or until
-        ``until`` (``time.monotonic``; False); a safe point for stops at least every
-        ``interrupts.SLICE_S``. Without a watch, a pause of ``poll_s``."""
+        ``until`` (``time.monotonic``; False); a stop asked ends it at once. Without a
+        watch, a pause of ``poll_s``."""
         if self.watch is not None:
             return self.watch.wait(until)
         interrupts.sleep(max(0.0, min(poll_s, until - time.monotonic())))

@@ -10,12 +10,12 @@ before the caller's grab, and synchronously, so the grab (on another connection)
 run first and nothing drawn after it goes unreported.
 
 ``wait(until)`` returns as soon as the picture was drawn in since the last ``look``
-(True), or at ``until`` (False), looking at stop requests at least every
-``interrupts.SLICE_S``. Where the display has no DAMAGE (or the window refuses it)
-``watch_picture`` gives a ``PollWatch``, which sleeps a poll interval between looks; a
-``DamageWatch`` that is seen to miss changes (looks with no report that find a different
-picture, ``MISSES`` of them) turns into polling for the rest of its life. ``record``
-says which one ran, for run.json.
+(True), or at ``until`` (False); a stop asked ends it at once (``interrupts.stop_fds``).
+Where the display has no DAMAGE (or the window refuses it) ``watch_picture`` gives a
+``PollWatch``, which sleeps a poll interval between looks; a ``DamageWatch`` that is
+seen to miss changes (looks with no report that find a different picture, ``MISSES`` of
+them) turns into polling for the rest of its life. ``record`` says which one ran, for
+run.json.
 """
 
 from __future__ import annotations
@@ -185,7 +185,7 @@ class DamageWatch(PictureWatch):
             if left <= 0:
                 return False
             if fds is None:
-                fds = [self._fd, *also, *self.listen]
+                fds = [self._fd, *also, *self.listen, *self._stop_fds()]
             # a report already on the connection ends it at once, as one sent meanwhile
             ready, _, _ = select.select(fds, [], [], min(left, interrupts.SLICE_S))
             heard(fds, ready)  # the checks right after this need not ask the others
@@ -194,7 +194,7 @@ class DamageWatch(PictureWatch):
                 self.wakeups += self._drawn
             if also and any(fd in ready for fd in also):
                 break
-            if ready:  # another's events, read by its owner: not waited on again now
+            if ready:  # another's events (read by its owner), a stop: not waited on again
                 fds = [fd for fd in fds if fd not in ready or fd == self._fd]
         if self._drawn:
             self._taken_at = time.perf_counter()

@@ -4,8 +4,8 @@ that X DAMAGE reports wake).
 
 ``look(grab)`` grabs the picture and notes that it was seen; ``wait(until)`` returns when
 it may have changed since (True), at ``until`` (False), or when one of the caller's own
-file descriptors has something to read (False), looking at stop requests at least every
-``interrupts.SLICE_S``. Polling sleeps until a poll interval after the last look: it
+file descriptors has something to read (False); a stop asked ends it at once
+(``interrupts.stop_fds``). Polling sleeps until a poll interval after the last look: it
 never spins.
 """
 
@@ -41,6 +41,11 @@ class PictureWatch:
     def look(self, grab: Grab) -> Frame:
         raise NotImplementedError
 
+    def _stop_fds(self) -> tuple[int, ...]:
+        """What a wait watches to wake at once for a stop: the run's stop pipe when its
+        safe point is the run's (a capture thread's watch ends on its own stop)."""
+        return interrupts.stop_fds() if self.safe_point is interrupts.check else ()
+
     def wait(self, until: float, also: Sequence[int] = ()) -> bool:
         """Wait until the picture may have changed since the last look (True), until
         ``until`` (False), or until one of the file descriptors ``also`` has something to
@@ -60,13 +65,14 @@ class PictureWatch:
     def _poll(self, until: float, poll_s: float, also: Sequence[int]) -> bool:
         """Sleep until ``poll_s`` after the last look (True) or ``until`` (False),
         whichever comes first, or until ``also`` has something to read (False); a safe
-        point every ``interrupts.SLICE_S``."""
+        point every ``interrupts.SLICE_S``, and at once for a stop asked."""
         due = self._looked + poll_s
         slept = False
         while (left := min(due, until) - time.monotonic()) > 0:
             self.safe_point()
             slept = True
-            if _readable(also, min(left, interrupts.SLICE_S)):
+            ready = _ready([*also, *self._stop_fds()], min(left, interrupts.SLICE_S))
+            if any(fd in ready for fd in also):
                 return False
         self.safe_point()
         if due <= until:
@@ -110,10 +116,10 @@ class PollWatch(PictureWatch):
         return {**super().record(), "why": self.why or None}
 
 
-def _readable(fds: Sequence[int], timeout: float) -> bool:
-    """Sleep up to ``timeout``; whether one of ``fds`` has something to read by then."""
+def _ready(fds: list[int], timeout: float) -> list[int]:
+    """Sleep up to ``timeout``; those of ``fds`` that have something to read by then."""
     if not fds:
         time.sleep(timeout)
-        return False
-    ready, _, _ = select.select(list(fds), [], [], timeout)
-    return bool(ready)
+        return []
+    ready, _, _ = select.select(fds, [], [], timeout)
+    return ready

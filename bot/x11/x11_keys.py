@@ -143,7 +143,7 @@ class X11Keys(KeyDriver):
             interrupts.check()  # a safe point: the key is released on the way out
             if not self._may_hold():
                 return
-            select.select([fd], [], [], min(left, interrupts.SLICE_S))
+            select.select([fd, *interrupts.stop_fds()], [], [], min(left, interrupts.SLICE_S))
         self._wait_until(when)
 
     def _may_hold(self) -> bool:
@@ -178,7 +178,7 @@ class X11Keys(KeyDriver):
             left = until - time.monotonic()
             if left <= 0:
                 return
-            select.select(fds, [], [], min(left, interrupts.SLICE_S))
+            select.select([*fds, *interrupts.stop_fds()], [], [], min(left, interrupts.SLICE_S))
 
     def focus(self) -> None:
         """Give Fuse's top-level window the input focus (only the top level works)."""

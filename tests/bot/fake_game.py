@@ -8,6 +8,7 @@ The end-to-end tests play the real game in Fuse.
 from __future__ import annotations
 
 import random
+import select
 import time
 from collections.abc import Callable
 
@@ -59,6 +60,13 @@ class VirtualTime:
     def sleep(self, seconds: float) -> None:
         self._reads = 0
         self.now += max(seconds, self.tick_s)
+
+    def select(self, rlist: list, wlist: list, xlist: list, timeout: float) -> tuple:
+        """``select.select``: what is ready now, else a sleep of ``timeout``."""
+        ready = select.select(rlist, wlist, xlist, 0)
+        if not any(ready):
+            self.sleep(timeout)
+        return ready
 
 
 class FakeGame:

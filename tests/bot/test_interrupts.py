@@ -1,5 +1,6 @@
 """Ctrl-C, SIGTERM, SIGHUP and the abort key: requests honoured at safe points, bounded."""
 
+import select
 import signal
 import subprocess
 import sys
@@ -49,12 +50,38 @@ def test_the_first_request_is_the_one_raised():
         interrupts.check()
 
 
-def test_a_request_from_another_thread_ends_a_long_sleep_early():
+def test_a_request_from_another_thread_ends_a_long_sleep_at_once(monkeypatch):
+    monkeypatch.setattr(interrupts, "SLICE_S", 60.0)  # no safe point but the first
     threading.Timer(0.05, interrupts.request, ("stopped by the Pause key",)).start()
     started = time.monotonic()
     with pytest.raises(Stopped, match="Pause"):
         interrupts.sleep(30)
     assert time.monotonic() - started < 10  # woken by the request, not the 30 s
+
+
+def test_the_stop_pipe_is_readable_from_the_first_request_until_a_reset():
+    (fd,) = interrupts.stop_fds()
+    assert not select.select([fd], [], [], 0)[0]
+    interrupts.request("stopped by Ctrl-C")
+    interrupts.request("stopped by Ctrl-C")  # a second: no second byte needed
+    assert select.select([fd], [], [], 0)[0]
+    assert interrupts.stop_fds() == ()  # a wait now has the stop at its safe point
+    interrupts.reset()
+    assert interrupts.stop_fds() == (fd,)
+    assert not select.select([fd], [], [], 0)[0]
+
+
+def test_a_sleep_while_the_folder_is_written_after_a_stop_does_not_spin(monkeypatch):
+    monkeypatch.setattr(interrupts, "SLICE_S", 0.05)
+    calls = []
+    real = select.select
+    monkeypatch.setattr(select, "select", lambda *a: calls.append(a) or real(*a))
+    (fd,) = interrupts.stop_fds()
+    interrupts.request("stopped by Ctrl-C")
+    with interrupts.finishing():
+        interrupts.sleep(0.2)  # the stop pipe is readable, and not watched
+    assert 1 <= len(calls) <= 10
+    assert all(fd not in call[0] for call in calls)
 
 
 def test_writing_the_folder_goes_on_until_its_deadline(monkeypatch):

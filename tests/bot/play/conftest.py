@@ -18,6 +18,7 @@ def clock(monkeypatch) -> VirtualTime:
     clock = VirtualTime()
     for module in (player_module, env_module, keys_module, interrupts):
         monkeypatch.setattr(module, "time", clock)
+    monkeypatch.setattr(interrupts, "select", clock)  # its sleep's ``select.select``
     observation = env_module.Observation  # stamped with the virtual time, not the wall's
 
     def observed(frame, vision, screens=None, spent=IDLE):

@@ -5,6 +5,7 @@ missed, and polling where the display has no DAMAGE."""
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Iterator
 
@@ -15,7 +16,7 @@ from logo_bot.bot import interrupts
 from logo_bot.bot.x11 import damage
 from logo_bot.bot.x11.damage import DamageWatch, watch_picture
 from logo_bot.bot.x11.picture_watch import PollWatch
-from tests.bot.canvas import BLUE, HEIGHT, RED, WIDTH, Canvas, canvas_on, later
+from tests.bot.canvas import BLUE, HEIGHT, LONG_S, RED, WIDTH, Canvas, canvas_on, later
 from tests.bot.own_xvfb import own_xvfb
 
 
@@ -98,7 +99,8 @@ def test_changes_with_no_report_turn_the_watch_to_polling(canvas, xserver, monke
         assert watch.wait(later()), "polling wakes after its interval"
 
 
-def test_a_stop_asked_for_ends_a_wait(canvas, xserver):
+def test_a_stop_asked_for_ends_a_wait(canvas, xserver, monkeypatch):
+    monkeypatch.setattr(interrupts, "SLICE_S", 0.05)
     calls: list[int] = []
 
     def safe_point() -> None:
@@ -112,6 +114,17 @@ def test_a_stop_asked_for_ends_a_wait(canvas, xserver):
         with pytest.raises(interrupts.Stopped):
             watch.wait(later())
     assert len(calls) == 3
+
+
+def test_a_stop_asked_from_another_thread_wakes_a_wait_at_once(canvas, xserver, monkeypatch):
+    monkeypatch.setattr(interrupts, "SLICE_S", 60.0)  # no safe point but the first
+    with DamageWatch(xserver.display, canvas.id) as watch:
+        watch.look(canvas.grab)
+        threading.Timer(0.05, interrupts.request, ("stopped by the test",)).start()
+        started = time.monotonic()
+        with pytest.raises(interrupts.Stopped):
+            watch.wait(later())
+    assert time.monotonic() - started < LONG_S / 3  # woken by the request, not the deadline
 
 
 def test_a_wait_wakes_for_the_callers_own_events(canvas, xserver):
