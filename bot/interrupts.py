@@ -102,8 +102,8 @@ _wake = _Wake()
 
 def stop_fds() -> tuple[int, ...]:
     """What a wait adds to its ``select`` to wake the moment a stop is asked: a pipe that
-    becomes readable then. None once a stop is asked (the wait's safe point has it; the
-    pipe stays readable, and would wake the wait again at once while the folder is
+    becomes readable then. Nothing once a stop is asked (the wait's safe point has it;
+    the pipe stays readable, and would wake the wait again at once while the folder is
     written)."""
     if _state.asked.is_set():
         return ()
@@ -118,6 +118,7 @@ def stop_fds() -> tuple[int, ...]:
 
 
 def _wake_waits() -> None:
+    """The first request: the waits watching ``stop_fds`` wake."""
     if _wake.write_fd is not None:
         with contextlib.suppress(OSError):  # full already: it is readable
             os.write(_wake.write_fd, b"!")
