@@ -79,6 +79,8 @@ class LogoEnv:
         self.console = console
         self.poll_s = poll_s
         self.spent = TimeSpent()
+        # a key burst's glimpses (``step_seen``), to be charged to ``grab``: seconds, how many
+        self._glimpsed_s, self._glimpses = 0.0, 0
         vision = console.vision
         reader = ScreenReader(vision.profile, vision.scale)
         self.screens = reader if reader.available else None
@@ -104,15 +106,22 @@ class LogoEnv:
         """The picture now, waiting for no focus or cover: a look while the run is paused."""
         return self._look(self.console.glance)
 
-    def _glimpse(self) -> Observation:
+    def _glimpse(self, timed: bool = True) -> Observation:
         """The level's cells read only where Fuse drew since the last glimpse, where the
         console can (``Session.glimpse``): a ``Glimpse``, whose frame is looked at only
         when asked (a glance: even once Fuse has died, as a failure's picture is taken
-        then); else ``observe``."""
+        then); else ``observe``. Its time goes to ``grab``: at once, or (not ``timed``: a
+        key's, ``step_seen``) added up for the caller to move there, with no span a key."""
         glimpse = getattr(self.console, "glimpse", None)
         if glimpse is not None:
-            with self.spent.on("grab"):
+            if timed:
+                with self.spent.on("grab"):
+                    reading = glimpse()
+            else:
+                started = time.perf_counter()
                 reading = glimpse()
+                self._glimpsed_s += time.perf_counter() - started
+                self._glimpses += 1
             if reading is not None:  # its frame a glance: the glimpse made a look's checks
                 return Glimpse(reading, self.console.glance, self.vision, self.screens, self.spent)
         return self.observe()
@@ -193,11 +202,12 @@ class LogoEnv:
 
         def seen(i: int) -> bool:
             last.clear()  # let go of the last picture first: the watch may then reuse it
-            last.append(self._glimpse())
+            last.append(self._glimpse(timed=False))
             return holds(expects[i], last[0])
 
         driver = self.console.keys
         before = driver.clock.snapshot()
+        self._glimpsed_s, self._glimpses = 0.0, 0
         frame_ms = self.frame_s * 1000
         with self.spent.on("focus_checks"):
             taps = driver.taps_until(
@@ -206,7 +216,8 @@ class LogoEnv:
                 longest_frames * frame_ms,
                 first_look_ms=FIRST_LOOK_FRAMES * frame_ms,
             )
-        self.spent.move("focus_checks", driver.clock.since(before))
+        parts = driver.clock.since(before) | {"grab": self._glimpsed_s}
+        self.spent.move("focus_checks", parts, {"grab": self._glimpses})
         obs = last[0] if last else self.observe()
         met = taps.seen == len(keys)
         pressed = tuple(keys[: taps.pressed])

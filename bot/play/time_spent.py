@@ -91,9 +91,12 @@ class TimeSpent:
         self._charge()
         self._stack.pop()
 
-    def move(self, source: str, parts: Mapping[str, float]) -> None:
+    def move(
+        self, source: str, parts: Mapping[str, float], times: Mapping[str, int] | None = None
+    ) -> None:
         """Seconds that a lower layer measured inside kind ``source`` (a key burst's
-        holds and gaps, say): moved from ``source`` to each of ``parts`` in this phase."""
+        holds and gaps, say): moved from ``source`` to each of ``parts`` in this phase;
+        ``times`` counts how often some of them began (as ``on`` would have)."""
         if threading.get_ident() != self._thread:
             return
         phase = self._stack[-1][0]
@@ -102,6 +105,10 @@ class TimeSpent:
             if seconds > 0:
                 spent[kind] = spent.get(kind, 0.0) + seconds
                 spent[source] = spent.get(source, 0.0) - seconds
+        if times:
+            counts = self.counts.setdefault(phase, {})
+            for kind, began in times.items():
+                counts[kind] = counts.get(kind, 0) + began
 
     def as_dict(self) -> dict[str, Any]:
         """For run.json: per phase its seconds, how often it began, its parts and how

@@ -60,7 +60,10 @@ class CellReading:
 
     def cursor(self) -> Cell:
         """The one cursor cell; ``Unreadable`` as ``Vision.cursor`` says it."""
-        return one_cursor([(i // self.cols + 1, i % self.cols + 1) for i in self.cursor_cells])
+        cells, cols = self.cursor_cells, self.cols
+        if len(cells) == 1:  # nearly always (read at every key)
+            return cells[0] // cols + 1, cells[0] % cols + 1
+        return one_cursor([(i // cols + 1, i % cols + 1) for i in cells])
 
     def board(self) -> Board:
         """The stones; ``Unreadable`` as ``Vision.board`` says it."""

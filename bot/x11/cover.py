@@ -73,8 +73,11 @@ class CoverWatch:
         if fresh or time.perf_counter() - self._heard_at >= HEARD_S:
             self._take_reports()
         area = self.area()
-        if area is not self._area and area != self._area:
-            self._changed = True
+        if area is not self._area:
+            if area != self._area:
+                self._changed = True
+            elif not self._changed:  # the same place in a new object: kept, to be
+                self._area = area  # compared by identity from now on (twice a key)
         due = fresh or time.monotonic() - self._checked >= self.every_s
         if self._changed and due:
             self._changed = False

@@ -175,7 +175,7 @@ class DamageWatch(PictureWatch):
         log.warning("the picture is polled from now on: %s", why)
 
     def wait(self, until: float, also: Sequence[int] = ()) -> bool:
-        if self.polling:
+        if self.missed is not None:  # polling (not the property: a call a key)
             return self._poll(until, self.poll_s, also)
         fds: list[int] | None = None  # made only for a wait that sleeps (most do not)
         self._take_waiting()
@@ -192,9 +192,10 @@ class DamageWatch(PictureWatch):
             if self._fd in ready:
                 self._take_ready()
                 self.wakeups += self._drawn
-            if also and any(fd in ready for fd in also):
+            if also and not set(ready).isdisjoint(also):
                 break
-            if ready:  # another's events (read by its owner), a stop: not waited on again
+            if ready and not self._drawn:
+                # another's events (read by its owner), a stop: not waited on again
                 fds = [fd for fd in fds if fd not in ready or fd == self._fd]
         if self._drawn:
             self._taken_at = time.perf_counter()

@@ -137,10 +137,10 @@ class FramebufferWatch(LinkedWatch):
         many came, and at least every ``SIGHT_ALL_S``. None where the picture is not wholly
         on the screen, or the watch polls: then look."""
         self._noted()
-        if self.polling:
+        if self.missed is not None:  # polling (not the property: a call a key)
             return None
-        self._grabber.follow()
         with self._lost:
+            self._grabber.follow()
             self._take_fresh()
         self._drawn = False  # the next wait waits for a drawing after this
         place, pixels = self._grabber.picture, self._framebuffer.packed

@@ -111,10 +111,10 @@ class Grabber:
 
     def follow(self) -> Box:
         """Where the picture is inside the window now (read again as ``grab`` does), for
-        a reader of the window's pixels of its own (``bot.x11.reading_watch``)."""
-        with self._lost:
-            self._follow()
-            return self.box
+        a reader of the window's pixels of its own (``bot.x11.reading_watch``), which
+        calls it inside its own ``LostDisplay`` guard (one guard a look, not two)."""
+        self._follow()
+        return self.box
 
     def _grab_box(self, box: Box) -> Frame:
         raise NotImplementedError

@@ -105,6 +105,11 @@ class FocusCheck:
         """Another client holds the keyboard, as of the events received so far."""
         return self.watch is not None and self.watch.held()
 
+    def may_press(self) -> bool:
+        """``still_inside`` and not ``grabbed``, with one read of the events received for
+        both (``still_inside`` reads them where there is a watch)."""
+        return self.still_inside() and not (self.watch is not None and self.watch.grabbed)
+
 
 def send_grabbed(
     check: FocusCheck,
@@ -162,7 +167,7 @@ def send_to_window(
     flush on the connection they went out on (``outlet``; by default the check's)."""
     out = check.dpy if outlet is None else outlet
     try:
-        allowed = press is None or (check.still_inside() and not check.grabbed())
+        allowed = press is None or check.may_press()
         for event in releases:
             event.deliver()
         if press is not None and allowed:

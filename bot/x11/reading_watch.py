@@ -90,8 +90,8 @@ class LinkedWatch(DamageWatch):
         self._noted()
         if self.polling:
             return grab()
-        box = self._grabber.follow()
         with LostDisplay(self._grabber.display_name, probe=True):
+            box = self._grabber.follow()
             self._take_fresh()
             kept = self._unchanged()
             if kept is not None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import select
 import time
+from functools import partial
 
 from Xlib import X
 from Xlib import display as xdisplay
@@ -231,17 +232,17 @@ class X11Keys(KeyDriver):
             self._send(up, False)
             return False
         up_code, code = self.keycode(up), self.keycode(key)
-        release = self._event(up, up_code, False)
-        return self.delivery.guarded(
-            self._check, [release], self._event(key, code, True), self._sync_press()
-        )
+        held = self.held_keycodes()  # the same at both events: ``_roll`` holds both keys
+        release, press = self._event(up, up_code, False, held), self._event(key, code, True, held)
+        return self.delivery.guarded(self._check, [release], press, self._sync_press())
 
-    def _event(self, key: str, code: int, down: bool) -> KeyEvent:
-        return KeyEvent(code, lambda: self._deliver(key, code, down))
+    def _event(self, key: str, code: int, down: bool, held: list[int] | None = None) -> KeyEvent:
+        """The event, delivered after the guard's check (``held``: see ``_deliver``)."""
+        return KeyEvent(code, partial(self._deliver, key, code, down, held))
 
-    def _deliver(self, key: str, code: int, down: bool) -> None:
-        """The event itself, by the delivery (after the guard's check)."""
-        self.delivery.send(key, code, down, self.held_keycodes())
+    def _deliver(self, key: str, code: int, down: bool, held: list[int] | None = None) -> None:
+        """The event itself, by the delivery, with ``held`` (None: the keycodes held now)."""
+        self.delivery.send(key, code, down, self.held_keycodes() if held is None else held)
 
     def release_on(self, dpy: xdisplay.Display, codes: list[int]) -> None:
         """Release ``codes`` from another connection (the abort key's thread), as the

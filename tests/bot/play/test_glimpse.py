@@ -15,6 +15,7 @@ from logo_bot.bot.profile import load_profile
 from logo_bot.bot.see.cell_sight import CellReading, CellSight
 from logo_bot.bot.see.screens import ScreenReader
 from logo_bot.bot.see.vision import Vision
+from logo_bot.bot.x11.keys import KeyClock, Taps
 from logo_bot.solvers.board import Board
 from tests.bot import fake_frames
 from tests.bot.see.test_cell_sight import Screen
@@ -148,3 +149,38 @@ def test_a_glimpse_whose_pixels_were_let_go_reads_the_screen_from_a_frame():
     picture.pixels.release()
     obs = Glimpse(reading, lambda: (looks.append(1), frame)[1], vision, screens)
     assert obs.screen == "final" and looks == [1]
+
+
+class SeeingKeys:
+    """A key driver that holds each key until ``seen`` says so, the console drawing the
+    next frame between looks."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.clock = KeyClock()
+
+    def taps_until(self, keys, seen, longest_ms, poll_s=0.001, first_look_ms=0.0) -> Taps:
+        taps = Taps()
+        for i, _ in enumerate(keys):
+            taps.pressed += 1
+            while not seen(i):
+                self.console.wait_drawn(0.0)
+            taps.seen += 1
+        return taps
+
+
+def test_a_bursts_glimpses_are_charged_to_grab_each_counted():
+    """A key held until seen glimpses with no time span of its own: the burst moves their
+    seconds and their number to ``grab`` at its end, out of the burst's own time."""
+    console = Console()
+    console.keys = SeeingKeys(console)  # type: ignore[assignment]
+    env = LogoEnv(console)  # type: ignore[arg-type]
+    expects = [ByCells(lambda o, c=c: o.cursor == (1, c)) for c in (3, 5)]
+    with env.spent.phase("level"):
+        result = env.step_seen(["p", "p"], expects, 10)
+    assert result.met and console.glimpses == 6 and console.looks == 0
+    assert env.spent.counts["level"]["grab"] == 6
+    seconds = env.spent.seconds["level"]
+    assert seconds["grab"] > 0 and seconds["focus_checks"] >= 0
+    env.step_seen(["p"], [ByCells(lambda o: o.cursor == (1, 6))], 10)  # outside the level
+    assert env.spent.counts["level"]["grab"] == 6, "a burst's glimpses counted twice"

@@ -85,6 +85,18 @@ def test_moved_seconds_leave_their_kind_for_the_parts_a_lower_layer_timed():
     assert nonzero(spent.seconds["level"]) == {"focus_checks": 3, "keys_held": 4, "keys_up": 3}
 
 
+def test_moved_seconds_may_say_how_often_their_kind_began():
+    clock = Clock()
+    spent = TimeSpent(clock)
+    with spent.phase("level"):
+        with spent.on("focus_checks"):
+            clock.tick(10)
+        spent.move("focus_checks", {"grab": 6}, {"grab": 4})
+        spent.move("focus_checks", {"grab": 1}, {"grab": 2})
+    assert nonzero(spent.seconds["level"]) == {"focus_checks": 3, "grab": 7}
+    assert spent.counts["level"] == {"focus_checks": 1, "grab": 6}
+
+
 def test_an_error_inside_a_kind_closes_it():
     clock = Clock()
     spent = TimeSpent(clock)

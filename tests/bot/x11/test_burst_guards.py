@@ -55,9 +55,9 @@ class StaleCover:
 class RecordedKeys(X11Keys):
     log: list[str]
 
-    def _deliver(self, key: str, code: int, down: bool) -> None:
+    def _deliver(self, key: str, code: int, down: bool, held: list[int] | None = None) -> None:
         self.log.append(("press " if down else "release ") + key)
-        super()._deliver(key, code, down)
+        super()._deliver(key, code, down, held)
 
 
 @pytest.fixture

@@ -118,3 +118,24 @@ def test_a_fresh_check_right_after_a_wait_found_the_reports_quiet_asks_no_round_
     dpy.sync()
     assert not watch.covered(fresh=True), "no longer quiet: asked afresh"
     assert len(trips) == 3
+
+
+def test_the_same_place_in_a_new_object_is_compared_once(desk, monkeypatch):
+    """The grabber reads its place again every second (a new, equal object): the watch
+    keeps the new one, and the checks after it compare by identity (two a key)."""
+    _, _, _, watch = desk
+    places = [Region(0, 0, 200, 200)]
+    watch.area = lambda: places[-1]
+    assert not watch.covered(fresh=True)
+    places.append(Region(0, 0, 200, 200))
+    compared: list[int] = []
+    equal = Region.__eq__
+    monkeypatch.setattr(Region, "__eq__", lambda a, b: compared.append(1) or equal(a, b))
+    for _ in range(5):
+        assert not watch.covered()
+    assert len(compared) == 1
+    asked = watch.asked
+    places.append(Region(10, 0, 200, 200))  # moved: the stacking asked again when due
+    watch.every_s = 0.0
+    watch.covered()
+    assert watch.asked == asked + 1
