@@ -109,9 +109,7 @@ class WindowDelivery(KeyDelivery):
         return state
 
     def send(self, key: str, code: int, down: bool, held: Sequence[int]) -> None:
-        """``send_key`` on the driver's link (inlined: two a key)."""
-        state = self._state(code, down, held)
-        self.link.send(key_event(self.link.root, self.window.id, code, down, state, event_time()))
+        send_key(self.link, self.window, code, down, self._state(code, down, held))
 
     def guarded(
         self,
