@@ -67,6 +67,7 @@ class _State:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.asked = threading.Event()
+        self.stopping = False  # ``asked`` as a plain attribute: read at every safe point
         self.kind: type[Stopped] = Stopped
         self.message = ""
         self.asked_at = 0.0
@@ -105,7 +106,7 @@ def stop_fds() -> tuple[int, ...]:
     becomes readable then. Nothing once a stop is asked (the wait's safe point has it;
     the pipe stays readable, and would wake the wait again at once while the folder is
     written)."""
-    if _state.asked.is_set():
+    if _state.stopping:
         return ()
     if _wake.read_fd is None:
         with _state.lock:
@@ -141,6 +142,7 @@ def request(message: str, kind: type[Stopped] = Stopped) -> None:
         if first:
             _state.kind, _state.message = kind, message
             _state.asked_at = time.monotonic()
+            _state.stopping = True
             _state.asked.set()
     if first:
         _wake_waits()
@@ -153,8 +155,9 @@ def request(message: str, kind: type[Stopped] = Stopped) -> None:
 def check() -> None:
     """A safe point: raise the stop asked for, if any. While the folder is written
     (``finishing``) a stop raises only once ``FINISH_S`` have passed since it was asked."""
-    _read_noted()
-    if not _state.asked.is_set():
+    if _pipe.noted:  # a signal came (``_read_noted``)
+        _read_noted()
+    if not _state.stopping:
         return
     if getattr(_finishing, "depth", 0) and time.monotonic() < finish_by():
         return
