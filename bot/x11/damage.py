@@ -175,7 +175,7 @@ class DamageWatch(PictureWatch):
         log.warning("the picture is polled from now on: %s", why)
 
     def wait(self, until: float, also: Sequence[int] = ()) -> bool:
-        if self.missed is not None:  # polling (not the property: a call a key)
+        if self.polling:
             return self._poll(until, self.poll_s, also)
         fds: list[int] | None = None  # made only for a wait that sleeps (most do not)
         self._take_waiting()

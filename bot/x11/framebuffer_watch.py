@@ -137,7 +137,7 @@ class FramebufferWatch(LinkedWatch):
         many came, and at least every ``SIGHT_ALL_S``. None where the picture is not wholly
         on the screen, or the watch polls: then look."""
         self._noted()
-        if self.missed is not None:  # polling (not the property: a call a key)
+        if self.polling:
             return None
         with self._lost:
             self._grabber.follow()
