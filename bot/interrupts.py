@@ -66,8 +66,7 @@ ForceHook = Callable[[str], None]
 class _State:
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.asked = threading.Event()
-        self.stopping = False  # ``asked`` as a plain attribute: read at every safe point
+        self.asked = False  # a stop was asked (read at every safe point)
         self.kind: type[Stopped] = Stopped
         self.message = ""
         self.asked_at = 0.0
@@ -106,7 +105,7 @@ def stop_fds() -> tuple[int, ...]:
     becomes readable then. Nothing once a stop is asked (the wait's safe point has it;
     the pipe stays readable, and would wake the wait again at once while the folder is
     written)."""
-    if _state.stopping:
+    if _state.asked:
         return ()
     if _wake.read_fd is None:
         with _state.lock:
@@ -128,7 +127,7 @@ def _wake_waits() -> None:
 def requested() -> Stopped | None:
     """The stop asked for, if any (a fresh exception; never raises)."""
     _read_noted()
-    if not _state.asked.is_set():
+    if not _state.asked:
         return None
     return _state.kind(_state.message)
 
@@ -142,8 +141,7 @@ def request(message: str, kind: type[Stopped] = Stopped) -> None:
         if first:
             _state.kind, _state.message = kind, message
             _state.asked_at = time.monotonic()
-            _state.stopping = True
-            _state.asked.set()
+            _state.asked = True
     if first:
         _wake_waits()
         if _state.armed:
@@ -157,7 +155,7 @@ def check() -> None:
     (``finishing``) a stop raises only once ``FINISH_S`` have passed since it was asked."""
     if _pipe.noted:  # a signal came (``_read_noted``)
         _read_noted()
-    if not _state.stopping:
+    if not _state.asked:
         return
     if getattr(_finishing, "depth", 0) and time.monotonic() < finish_by():
         return
@@ -166,7 +164,7 @@ def check() -> None:
 
 def finish_by() -> float:
     """The monotonic time by which writing the folder after a stop must end."""
-    return _state.asked_at + FINISH_S if _state.asked.is_set() else float("inf")
+    return _state.asked_at + FINISH_S if _state.asked else float("inf")
 
 
 def sleep(seconds: float) -> None:
@@ -318,7 +316,7 @@ def take_signal(signum: int) -> None:
     if signum == signal.SIGHUP and _state.on_hangup is not None:
         with contextlib.suppress(Exception):
             _state.on_hangup()
-    if signum == signal.SIGHUP and _state.asked.is_set():
+    if signum == signal.SIGHUP and _state.asked:
         return  # a closed terminal hangs up twice (the shell, then the kernel): one stop
     kind = Stopped if signum == signal.SIGINT else Terminated
     request(MESSAGES[signal.Signals(signum)], kind)
