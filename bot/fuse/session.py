@@ -221,6 +221,17 @@ class Session:
         interrupts.sleep(max(0.0, min(poll_s, until - time.monotonic())))
         return time.monotonic() < until
 
+    def drawn_within(self, seconds: float) -> bool | None:
+        """Wait up to ``seconds`` for Fuse to draw in its window since the last look: True
+        once it did, False when its DAMAGE reports say it drew nothing; None (after a
+        pause of ``seconds``) when the picture is polled."""
+        watch = self.watch
+        if not isinstance(watch, DamageWatch) or watch.polling:
+            interrupts.sleep(seconds)
+            return None
+        drawn = watch.wait(time.monotonic() + seconds)
+        return None if watch.polling else drawn
+
     def _follow_scale(self, frame: np.ndarray) -> np.ndarray:
         """Read ``frame`` at the scale Fuse draws it now: a tiler or the person resized its
         window, and fuse-gtk drew the picture larger or smaller."""

@@ -160,6 +160,16 @@ class LogoEnv:
         interrupts.sleep(self.poll_s if poll_s is None else poll_s)
         return time.monotonic() < until
 
+    def drawn_within(self, seconds: float) -> bool | None:
+        """Wait up to ``seconds`` after the last look for Fuse to draw: True when it drew
+        (at once), False when it drew nothing (its reports say so), None when nothing
+        reports draws (the console's ``drawn_within``, else a pause of ``seconds``)."""
+        within = getattr(self.console, "drawn_within", None)
+        if within is not None:
+            return within(seconds)
+        interrupts.sleep(seconds)
+        return None
+
     def _burst(self, keys: Sequence[str]) -> None:
         """Press ``keys``; the burst's time goes to its parts: keys held and up and their
         X events as the driver timed them, the rest to the focus checks before it."""
@@ -322,6 +332,9 @@ class EnvWrapper:
 
     def wait_drawn(self, until: float, poll_s: float | None = None) -> bool:
         return self.env.wait_drawn(until, poll_s)
+
+    def drawn_within(self, seconds: float) -> bool | None:
+        return self.env.drawn_within(seconds)
 
     def step(
         self, keys: Sequence[str], expect: Expectation | None = None, timeout_frames: float = 6

@@ -165,7 +165,9 @@ class LevelIO:
         raise LevelGone(f"the level left the screen: {shown.replace('_', ' ')}", obs, screen)
 
     def wait_level(self, timeout_s: float = 30.0) -> Observation:
-        """Wait until a level is steady on screen: shown, with the same target twice."""
+        """Wait until a level is steady on screen: shown, with a target and cursor read,
+        and then Fuse drew nothing for a frame (as its reports say), or the same target
+        read again a frame later (it drew, or nothing reports draws)."""
         deadline = time.monotonic() + timeout_s
         previous: Board | None = None
         obs: Observation | None = None
@@ -178,7 +180,12 @@ class LevelIO:
                     if target == previous:
                         return obs
                     previous = target
-                    interrupts.sleep(self.env.frame_s)
+                    frame_s = self.env.frame_s
+                    drawn = self.env.drawn_within(frame_s)
+                    if drawn is False:
+                        return obs
+                    if drawn:  # the next look a frame after this one, as without reports
+                        interrupts.sleep(max(0.0, obs.at + frame_s - time.monotonic()))
                     continue
             except Unreadable:
                 pass
