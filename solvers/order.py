@@ -13,6 +13,9 @@ presses; the one whose bound is higher takes more turns. Each time the proven bo
 rises, short depth-first probes look for a plan that meets it; between rises they take
 a small share of the work, half of it looking for any plan better than the best.
 
+A bound proven beforehand (``proven``: a level file's fewest presses, which its
+generator proved) ends the search as soon as a plan meets it, with no proof of its own.
+
 The work is bounded by ``budget_s`` seconds and, independently of the machine's speed,
 by ``max_nodes`` search nodes; when either runs out, the best plan so far, after more
 rounds of local search, comes back with the lower bound proven so far.
@@ -140,14 +143,15 @@ def _search(
     cost: list[list[int]],
     best: Incumbent,
     budget: _Budget,
+    proven: int = 0,
 ) -> int:
-    """Run the searches and the dives in turns until the incumbent is proven or the
-    budget is spent; returns the lower bound proven on every plan."""
+    """Run the searches and the dives in turns until the incumbent is proven (or meets
+    ``proven``) or the budget is spent; returns the lower bound proven on every plan."""
     searches = [Frontier(rules, cost, root, d, best) for d in (FORWARD, BACKWARD)]
     prober = Prober(rules, cost, root)
     probed, rounds = -1, 0
     while True:
-        lower = max(s.lower for s in searches)
+        lower = max(proven, *(s.lower for s in searches))
         if lower >= best.presses:
             return best.presses
         searched = sum(s.nodes for s in searches)
@@ -185,9 +189,12 @@ def fewest_presses(
     wrap: bool = False,
     budget_s: float | None = 1.0,
     max_nodes: int | None = None,
+    proven: int = 0,
 ) -> Ordering:
     """The valid plan with the fewest key presses found within ``budget_s`` seconds and
     ``max_nodes`` search nodes (None: no limit), verified by forward simulation.
+    ``proven``: a lower bound on the presses proven beforehand for this target and
+    start (0: none); a plan that meets it ends the search.
 
     Raises ``Unsolvable`` when the target has no plan at all. The cyclic garbage
     collector is paused meanwhile: the search makes no reference cycles, and its
@@ -196,14 +203,19 @@ def fewest_presses(
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _fewest_presses(target, start, wrap, budget_s, max_nodes)
+        return _fewest_presses(target, start, wrap, budget_s, max_nodes, proven)
     finally:
         if paused:
             gc.enable()
 
 
 def _fewest_presses(
-    target: Board, start: Cell, wrap: bool, budget_s: float | None, max_nodes: int | None
+    target: Board,
+    start: Cell,
+    wrap: bool,
+    budget_s: float | None,
+    max_nodes: int | None,
+    proven: int = 0,
 ) -> Ordering:
     budget = _Budget(budget_s, max_nodes)
     if not (1 <= start[0] <= target.rows and 1 <= start[1] <= target.cols):
@@ -228,18 +240,18 @@ def _fewest_presses(
     planned = [stones.index[c] for c in verdict.plan]
     best = min((_greedy(rules, tour), planned), key=cost)
     # Every stone needs its action, and every one after the first at least one step.
-    lower = 2 * n - 1 + min(tour.from_start)
+    lower = max(2 * n - 1 + min(tour.from_start), proven)
     if n <= MAX_SEARCH_STONES and lower < cost(best):
         matrix = cost_matrix(rules, tour.dist, tour.from_start)
         everything = list(range(n))
         root = Assignment(matrix, [n, *everything], [*everything, n])
-        lower = n + root.value
+        lower = max(n + root.value, proven)
         best = min((best, _dive(rules, tour, root)), key=cost)
         if lower < cost(best):
             best = min((best, _polished(rules, tour, best, 0)), key=cost)
         incumbent = Incumbent(best, cost(best))
         if lower < incumbent.presses:
-            lower = _search(rules, tour, root, matrix, incumbent, budget)
+            lower = _search(rules, tour, root, matrix, incumbent, budget, proven)
         best = incumbent.plan
         if lower < cost(best):
             best = min((best, _polished(rules, tour, best, IMPROVE_ROUNDS)), key=cost)

@@ -24,7 +24,7 @@ from logo_bot.bot.play.env import EnvWrapper, LogoEnv
 from logo_bot.bot.play.level_io import LevelIO, board_or, cursor_on, placed, placed_and_moved
 from logo_bot.bot.play.level_report import LevelInPlay, LevelReport
 from logo_bot.bot.play.observation import Observation
-from logo_bot.bot.play.plan_ahead import PlanAhead, plan_ahead
+from logo_bot.bot.play.plan_ahead import Expected, PlanAhead, plan_ahead
 from logo_bot.bot.play.take_back import pick_up, unseen_act
 from logo_bot.bot.profile import Profile
 from logo_bot.solvers.board import Board, Cell, act
@@ -48,14 +48,18 @@ class Player(LevelIO):
         self.ahead: PlanAhead | None = None  # the next level's plan, made before it shows
 
     # -- planning ---------------------------------------------------------------------------
-    def plan_ahead(self, target: Board) -> None:
-        """Plan ``target`` before its level shows (while the game draws its transition),
-        from the cell the cursor began the last level at; the level uses the plan when
-        it shows that target with the cursor there (``bot.play.plan_ahead``)."""
+    def plan_ahead(self, level: Expected | Board) -> None:
+        """Plan ``level`` (as the level file gives it, or a target) before it shows
+        (while the game draws its transition), from the cell the cursor began the last
+        level at; the level uses the plan when it shows that target with the cursor there
+        (``bot.play.plan_ahead``)."""
         self.ahead = None
-        if self.start_cursor is not None:
+        cursor, wrap = self.start_cursor, self.keys.wrap
+        if cursor is not None:
+            expected = level if isinstance(level, Expected) else Expected(level)
+            fewest = expected.proven_from(cursor, wrap)
             with self.env.spent.on("planning"):
-                self.ahead = plan_ahead(target, self.start_cursor, self.keys.wrap)
+                self.ahead = plan_ahead(expected.target, cursor, wrap, fewest)
 
     def take_ahead(self, target: Board, cursor: Cell, board: Board) -> PlanAhead | None:
         """The plan made ahead, when it fits the level as it shows: that target, the
@@ -177,7 +181,9 @@ class Player(LevelIO):
         if taken:
             report.corrections["taken_back"] += taken
         report.plan_seconds = ahead.seconds if ahead else time.monotonic() - planning
-        made = {"ahead": True} if ahead else {}  # planned while the transition was drawn
+        made: dict[str, object] = {"ahead": True} if ahead else {}  # during the transition
+        if ahead is not None and ahead.proven:
+            made["bound"] = "level file"  # the search ended on the file's fewest presses
         note = {"presses": presses, "lower_bound": bound, "optimal": optimal, **made}
         self.env.note("plan", plan=plan, **note)
         states = [board]

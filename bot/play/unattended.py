@@ -35,7 +35,7 @@ from logo_bot.bot.play.focus_messages import FocusMessages
 from logo_bot.bot.play.key_probe import KeyProbe
 from logo_bot.bot.play.level_report import LevelReport
 from logo_bot.bot.play.observation import Observation
-from logo_bot.bot.play.plan_ahead import level_targets
+from logo_bot.bot.play.plan_ahead import expected_levels
 from logo_bot.bot.play.player import Player
 from logo_bot.bot.play.progress import Progress
 from logo_bot.bot.play.recovery import Recovery
@@ -80,7 +80,7 @@ class Walkthrough:
         self.player = Player(env, profile)
         if session.attached:  # the person chose the controls: learn whether 7 6 5 8 move
             self.player.alternates = None
-        self.targets = level_targets(profile)  # the level file's, to plan a level ahead
+        self.expected = expected_levels(profile)  # the level file's, to plan a level ahead
         self.recovery = Recovery(session, env, profile)
         self.entry = GameEntry(session, env, profile, name or profile.start.name, self.report)
         self.failures = Failures(
@@ -125,9 +125,9 @@ class Walkthrough:
 
     def plan_ahead(self, level: int) -> None:
         """Plan ``level`` from the level file while the game draws its transition."""
-        target = self.targets.get(level)
-        if target is not None:
-            self.player.plan_ahead(target)
+        expected = self.expected.get(level)
+        if expected is not None:
+            self.player.plan_ahead(expected)
 
     def confirm_level(self, obs: Observation, expected: int) -> int:
         """The level number the panel shows (when the profile can read it), else

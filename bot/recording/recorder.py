@@ -194,10 +194,11 @@ class Recorder(EnvWrapper):
         target = self.state.current_target
         if target is not None:
             lines += ["target:", *(f"  {row}" for row in str(target).splitlines())]
+        by_file = ", by the level file" if data.get("bound") == "level file" else ""
         lines.append(
             f"{len(plan)} moves, {data.get('presses')} key presses"
             f" ({'proven fewest' if data.get('optimal') else 'lower bound'}"
-            f" {data.get('lower_bound')}), first move first:"
+            f" {data.get('lower_bound')}{by_file}), first move first:"
         )
         lines += [f"  {r} {c}" for r, c in plan]
         at = self.state.current_cursor

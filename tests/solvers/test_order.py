@@ -314,3 +314,23 @@ def test_the_garbage_collector_is_paused_for_the_search_and_then_restored(monkey
     finally:
         (gc.enable if was else gc.disable)()
     assert during == [False, False]
+
+
+def test_a_bound_proven_beforehand_ends_the_search_at_a_plan_that_meets_it():
+    # level 79 needs thousands of search nodes to prove its fewest presses: with 200
+    # the search proves less, unless the level file's figure is given
+    level = _level(79)
+    fewest = int(level.meta["presses"])
+    alone = fewest_presses(level.board, max_nodes=200)
+    told = fewest_presses(level.board, max_nodes=200, proven=fewest)
+    assert alone.lower_bound < fewest and not alone.optimal
+    verify(level.board, told.plan)
+    assert (told.presses, told.lower_bound, told.optimal) == (fewest, fewest, True)
+
+
+def test_a_bound_below_the_fewest_changes_nothing():
+    level = _level(3)
+    fewest = int(level.meta["presses"])
+    for proven in (0, 1, fewest - 3):
+        result = fewest_presses(level.board, proven=proven)
+        assert (result.presses, result.lower_bound, result.optimal) == (fewest, fewest, True)

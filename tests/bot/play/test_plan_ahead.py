@@ -6,7 +6,7 @@ import pytest
 
 from logo_bot.bot.play import player as player_module
 from logo_bot.bot.play.env import LogoEnv
-from logo_bot.bot.play.plan_ahead import level_targets, plan_ahead
+from logo_bot.bot.play.plan_ahead import Expected, expected_levels, plan_ahead
 from logo_bot.bot.play.player import Player
 from logo_bot.bot.profile import load_profile
 from logo_bot.solvers.board import Board
@@ -84,7 +84,29 @@ def test_an_unsolvable_target_has_no_plan_ahead():
     assert plan_ahead(LEVEL_1, (1, 1), wrap=False).fits(LEVEL_1, (1, 1))
 
 
-def test_level_targets_come_from_the_profiles_level_file_only():
-    targets = level_targets(load_profile("practice"))
-    assert sorted(targets) == list(range(1, 101)) and targets[1] == LEVEL_1
-    assert level_targets(load_profile("logo-part1")) == {}
+def test_expected_levels_come_from_the_profiles_level_file_only():
+    expected = expected_levels(load_profile("practice"))
+    assert sorted(expected) == list(range(1, 101)) and expected[1].target == LEVEL_1
+    assert expected[1].fewest == 17 and all(e.fewest for e in expected.values())
+    assert expected_levels(load_profile("logo-part1")) == {}
+
+
+def test_the_files_fewest_presses_bound_a_plan_from_the_cell_they_were_proven_from():
+    level = Expected(LEVEL_2, 20)
+    assert level.proven_from((1, 1), wrap=False) == 20
+    assert level.proven_from((1, 2), wrap=False) == 0, "proven from 1 1 only"
+    assert level.proven_from((1, 1), wrap=True) == 0, "proven with no wrap only"
+    assert Expected(LEVEL_2).proven_from((1, 1), wrap=False) == 0
+
+
+def test_a_plan_ahead_ends_on_the_level_files_fewest_presses(plans):
+    expected = expected_levels(load_profile("practice"))[2]
+    player = player_for(FakeGame(PROFILE, LEVEL_1))
+    player.play_level()
+    player.plan_ahead(expected)
+    ahead = player.ahead
+    assert ahead is not None and ahead.proven and ahead.ordering.optimal
+    assert ahead.ordering.presses == ahead.ordering.lower_bound == expected.fewest
+    player.plan_ahead(LEVEL_2)  # no figure: the search proves its own
+    assert player.ahead is not None and not player.ahead.proven
+    assert player.ahead.ordering.presses == expected.fewest

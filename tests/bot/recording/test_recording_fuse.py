@@ -100,7 +100,10 @@ def test_a_run_leaves_a_complete_folder(recorded):
     for level in (1, 2):
         d = recorded / "levels" / f"{level:03d}"
         assert (d / "start.png").is_file() and (d / "end.png").is_file()
-        assert "proven fewest" in (d / "plan.txt").read_text()
+        plan = (d / "plan.txt").read_text()
+        assert "proven fewest" in plan
+        # level 2 is planned during the transition, to the level file's fewest presses
+        assert ("by the level file" in plan) == (level == 2)
     assert run["segments"][0]["movie"] == "movie.fmf" and (recorded / "movie.fmf").is_file()
     assert "level 2 done" in (recorded / "run.log").read_text()
 
