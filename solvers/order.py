@@ -151,7 +151,8 @@ def _search(
     prober = Prober(rules, cost, root)
     probed, rounds = -1, 0
     while True:
-        lower = max(proven, *(s.lower for s in searches))
+        own = max(s.lower for s in searches)  # the searches' own bound
+        lower = max(proven, own)
         if lower >= best.presses:
             return best.presses
         searched = sum(s.nodes for s in searches)
@@ -159,12 +160,13 @@ def _search(
         if budget.spent(prober.nodes + searched):
             return lower
         rounds += 1
-        if lower > probed or prober.nodes < PROBE_SHARE * searched:
+        if own > probed or prober.nodes < PROBE_SHARE * searched:
             # A plan that meets a new bound ends the search; between bounds, every
-            # other dive looks for any better plan, which prunes the searches.
-            risen = lower > probed
+            # other dive looks for any better plan, which prunes the searches. (With a
+            # bound proven beforehand, each rise of their own starts a longer dive.)
+            risen = own > probed
             limit = lower if risen or rounds % 2 else best.presses - 1
-            probed = lower
+            probed = own
             found = prober.run(
                 limit, NEW_BOUND_PROBE_NODES if risen else PROBE_NODES, budget.deadline
             )
@@ -172,7 +174,7 @@ def _search(
                 best.offer(found, rules.n + _steps(tour, found))
                 continue
         for s in searches:
-            s.run(TURN * (LEAD_TURNS if s.lower == lower else 1), budget.deadline)
+            s.run(TURN * (LEAD_TURNS if s.lower == own else 1), budget.deadline)
 
 
 def _steps(tour: Tour, order: list[int]) -> int:
