@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
+from logo_bot.bot import interrupts
 from logo_bot.bot.errors import GaveUp, Unreadable
 from logo_bot.bot.frames import FPS
 from logo_bot.bot.fuse.session import Session
@@ -125,12 +127,14 @@ class GameEntry:
         self, timeout_frames: float = 100, meanwhile: Callable[[], None] | None = None
     ) -> None:
         """After the last stone: wait for the level to leave the screen, run ``meanwhile``
-        (planning the next level while the game draws), then skip the screens the
-        profile says may be skipped (a code screen) once they are shown, learning the
-        code a code screen shows."""
-        self.env.wait_for(ByCells(lambda o: not o.level_shown), timeout_frames)
+        (planning the next level while the game draws), sit out most of the screen that
+        follows a level (``sit_out``), then skip the screens the profile says may be
+        skipped (a code screen) once they are shown, learning the code a code screen
+        shows."""
+        gone, _ = self.env.wait_for(ByCells(lambda o: not o.level_shown), timeout_frames)
         if meanwhile is not None:
             meanwhile()
+        self.sit_out("well_done", gone.at)
         skip = self.profile.screens.skip if self.profile.screens else {}
         if not skip:
             return
@@ -144,6 +148,18 @@ class GameEntry:
             log.info("skipping the %s screen with %s", obs.screen, skip[obs.screen])
             self.session.wait_frames(3)  # the screen finishes drawing
             self.env.step([skip[obs.screen]], lambda o: o.screen != obs.screen, 20)
+
+    def sit_out(self, screen: str, since: float, share: float = 0.9) -> None:
+        """Sleep through ``share`` of the emulated frames ``screen`` stays once shown
+        (``[screens.frames]``; none: no sleep), counted from ``since``
+        (``time.monotonic``), at the session's speed (a busy Fuse is slower, never
+        faster): the level's end shows nothing to read until the next level is drawn, only
+        a blinking cell to wake the bot."""
+        frames = self.profile.screens.frames.get(screen) if self.profile.screens else None
+        if frames:
+            left = since + share * frames * self.env.frame_s - time.monotonic()
+            if left > 0:
+                interrupts.sleep(left)
 
     def learn_code(self) -> None:
         """Read the code screen's level and word; a later recovery enters through it."""

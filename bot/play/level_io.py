@@ -12,10 +12,12 @@ from functools import partial
 from logo_bot.bot import interrupts
 from logo_bot.bot.errors import LevelFailed, LevelGone, Unreadable
 from logo_bot.bot.play.env import EnvWrapper, LogoEnv, StepResult
-from logo_bot.bot.play.observation import Expectation, Observation
+from logo_bot.bot.play.observation import ByCells, Expectation, Observation
 from logo_bot.bot.profile import Keys, Profile
 from logo_bot.solvers.board import Board, Cell
 from logo_bot.solvers.cursor import alternating, moves, walk
+
+_LEVEL_SHOWN = ByCells(lambda obs: obs.level_shown)
 
 
 def move_keys(
@@ -121,11 +123,12 @@ class LevelIO:
 
     def check_level_shown(self) -> None:
         """``level_gone`` unless the level is on screen, seen in the last step's
-        observation when it is younger than a frame, else in a new one."""
+        observation when it is younger than a frame, else in a glimpse (its cells read
+        where Fuse drew since the last one: ``LogoEnv.wait_for`` with ``ByCells``)."""
         # taken: the step makes the next one (the picture let go, the watch may reuse it)
         obs, self.recent = self.recent, None
         if obs is None or time.monotonic() - obs.at > self.env.frame_s:
-            obs = self.env.observe()
+            obs, _ = self.env.wait_for(_LEVEL_SHOWN, 0)
         if not obs.level_shown:
             self.level_gone(obs)
 
