@@ -40,6 +40,7 @@ def test_the_profiles_font_is_data_of_its_own_with_the_games_glyphs():
 def test_screen_durations_are_the_games():
     timing = LAYOUT.timing
     assert PROFILE.screens.frames == {
+        "well_done": timing["transition_frames"],
         "code": timing["code_screen_frames"],
         "time_up": timing["time_up_frames"],
         "game_over": timing["game_over_frames"],

@@ -197,10 +197,12 @@ class Game:
             self.press("6")
             self.type(code)
             self.wait_text(LAYOUT.messages["code_ok"])
-        self.press("7")
+        # held until seen: a busy machine may run Fuse past a fixed press (a polled
+        # build reads its keys only every few frames)
+        prompt = LAYOUT.messages["name_prompt"]
+        self.press_until("7", lambda f: self.shows(prompt, f), 50, "the name prompt")
         self.type(name)
-        self.press("enter")
-        return self.wait_level()
+        return self.press_until("enter", self.vision.level_shown, 100, "a level on screen")
 
     def cursor(self) -> Cell:
         frame = self.wait_for(

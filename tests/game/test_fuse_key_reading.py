@@ -29,9 +29,13 @@ def repeating(tmp_path_factory):
 
 def started(xserver, snapshot) -> Game:
     game = Game.open(xserver.display, snapshot, speed=100)
-    game.session.keys.timing = SLOW
-    game.start()
-    assert game.cursor() == (1, 1)
+    try:
+        game.session.keys.timing = SLOW
+        game.start()
+        assert game.cursor() == (1, 1)
+    except BaseException:
+        game.close()  # its Fuse ends with the failed start, not at the module's end
+        raise
     return game
 
 
