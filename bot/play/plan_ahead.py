@@ -7,9 +7,9 @@ very target with the cursor on that cell; otherwise the level is planned as it s
 What the bot plays is still what it reads: the level file only says what to plan early.
 
 Where the level file also gives the level's fewest presses (``presses``, proven by the
-generator from cell 1 1 with a cursor that stops at the edges; ``make_levels --check``
-keeps it current), a plan from that cell ends its search once it meets that figure,
-without proving it again.
+generator from cell 1 1 with a cursor that stops at the edges; the full test suite
+writes the file again and compares it), a plan from that cell ends its search once it
+meets that figure, without proving it again.
 """
 
 from __future__ import annotations
@@ -44,8 +44,9 @@ class Expected:
     def proven_from(self, cursor: Cell, wrap: bool) -> int:
         """The file's fewest presses as a bound on a plan from ``cursor`` (0: none, for
         a cursor that starts elsewhere or wraps)."""
-        fits = self.fewest is not None and cursor == FEWEST_FROM and not wrap
-        return self.fewest if fits else 0  # type: ignore[return-value]
+        if self.fewest is None or cursor != FEWEST_FROM or wrap:
+            return 0
+        return self.fewest
 
 
 @dataclass(frozen=True)
