@@ -48,18 +48,17 @@ class Player(LevelIO):
         self.ahead: PlanAhead | None = None  # the next level's plan, made before it shows
 
     # -- planning ---------------------------------------------------------------------------
-    def plan_ahead(self, level: Expected | Board) -> None:
-        """Plan ``level`` (as the level file gives it, or a target) before it shows
-        (while the game draws its transition), from the cell the cursor began the last
-        level at; the level uses the plan when it shows that target with the cursor there
+    def plan_ahead(self, level: Expected) -> None:
+        """Plan ``level`` (as the level file gives it) before it shows (while the game
+        draws its transition), from the cell the cursor began the last level at; the level
+        uses the plan when it shows that target with the cursor there
         (``bot.play.plan_ahead``)."""
         self.ahead = None
         cursor, wrap = self.start_cursor, self.keys.wrap
         if cursor is not None:
-            expected = level if isinstance(level, Expected) else Expected(level)
-            fewest = expected.proven_from(cursor, wrap)
+            fewest = level.proven_from(cursor, wrap)
             with self.env.spent.on("planning"):
-                self.ahead = plan_ahead(expected.target, cursor, wrap, fewest)
+                self.ahead = plan_ahead(level.target, cursor, wrap, fewest)
 
     def take_ahead(self, target: Board, cursor: Cell, board: Board) -> PlanAhead | None:
         """The plan made ahead, when it fits the level as it shows: that target, the

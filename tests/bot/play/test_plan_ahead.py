@@ -43,7 +43,7 @@ def test_a_level_planned_ahead_is_played_with_that_plan(plans):
     player = player_for(FakeGame(PROFILE, LEVEL_1))
     player.play_level()
     assert plans == [LEVEL_1] and player.start_cursor == (1, 1)
-    player.plan_ahead(LEVEL_2)
+    player.plan_ahead(Expected(LEVEL_2))
     ahead = player.ahead
     assert ahead is not None and ahead.cursor == (1, 1)
     game = FakeGame(PROFILE, LEVEL_2)
@@ -58,12 +58,12 @@ def test_a_level_planned_ahead_is_played_with_that_plan(plans):
 def test_a_plan_ahead_for_another_target_or_cursor_is_not_used(plans):
     player = player_for(FakeGame(PROFILE, LEVEL_1))
     player.play_level()
-    player.plan_ahead(LEVEL_1)  # the level file says so, the screen shows another
+    player.plan_ahead(Expected(LEVEL_1))  # the level file says so, the screen shows another
     game = FakeGame(PROFILE, LEVEL_2)
     player.env = LogoEnv(game, poll_s=0.0)
     player.play_level()
     assert plans == [LEVEL_1, LEVEL_2] and game.done
-    player.plan_ahead(LEVEL_2)
+    player.plan_ahead(Expected(LEVEL_2))
     game = FakeGame(PROFILE, LEVEL_2)
     game.cursor = (3, 4)  # the level begins with the cursor elsewhere
     player.env = LogoEnv(game, poll_s=0.0)
@@ -74,7 +74,7 @@ def test_a_plan_ahead_for_another_target_or_cursor_is_not_used(plans):
 
 def test_nothing_is_planned_ahead_before_a_level_has_shown_the_cursor(plans):
     player = player_for(FakeGame(PROFILE, LEVEL_1))
-    player.plan_ahead(LEVEL_1)
+    player.plan_ahead(Expected(LEVEL_1))
     assert player.ahead is None and plans == []
 
 
@@ -107,6 +107,6 @@ def test_a_plan_ahead_ends_on_the_level_files_fewest_presses(plans):
     ahead = player.ahead
     assert ahead is not None and ahead.proven and ahead.ordering.optimal
     assert ahead.ordering.presses == ahead.ordering.lower_bound == expected.fewest
-    player.plan_ahead(LEVEL_2)  # no figure: the search proves its own
+    player.plan_ahead(Expected(LEVEL_2))  # no figure: the search proves its own
     assert player.ahead is not None and not player.ahead.proven
     assert player.ahead.ordering.presses == expected.fewest
