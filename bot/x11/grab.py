@@ -18,12 +18,12 @@ from logo_bot.bot.errors import DisplayError, DisplayLost, EmulatorError
 from logo_bot.bot.x11.display import open_display
 from logo_bot.bot.x11.lost import LostDisplay
 from logo_bot.bot.x11.pending import has_events
-from logo_bot.bot.x11.picture import BGR_TO_RGB, Box, picture_box
+from logo_bot.bot.x11.picture import BGR_TO_RGB, Box
+from logo_bot.bot.x11.picture_place import PicturePlace
+from logo_bot.bot.x11.pixels import Frame, to_rgb, window_image
 from logo_bot.bot.x11.shm import ShmImage, ShmUnavailable
 from logo_bot.bot.x11.window import Region, region_of
 from logo_bot.bot.x11.xwayland import is_xwayland, root_readable
-
-Frame = np.ndarray  # (height, width, 3) uint8, RGB
 
 log = logging.getLogger(__name__)
 
@@ -32,12 +32,12 @@ class Grabber:
     """Base class: ``grab()`` returns the window's Spectrum picture as an RGB ``Frame``.
 
     ``region`` is where the window is on the root window and ``box`` where the picture is
-    inside it (below fuse-gtk's menu bar). Both are read again at the first grab after the
-    window reports a new size or place (``StructureNotify``: a tiler or a person resized
-    it, and Fuse is about to draw at another scale), and every ``follow_s`` seconds in any
-    case (a window manager that moves its frame need not tell the window). A display that
-    goes away meanwhile is ``DisplayLost``, whatever error the library gave for it
-    (``bot.x11.lost``).
+    inside it, found by its pixels (``bot.x11.picture_place``). Both are read again at
+    the first grab after the window reports a new size or place (``StructureNotify``: a
+    tiler or a person resized it, and Fuse is about to draw at another scale), and every
+    ``follow_s`` seconds in any case (a window manager that moves its frame need not tell
+    the window). A display that goes away meanwhile is ``DisplayLost``, whatever error
+    the library gave for it (``bot.x11.lost``).
     """
 
     name: ClassVar[str] = "base"
@@ -49,18 +49,16 @@ class Grabber:
         self._dpy = open_display(display)
         self._closed = False
         self._window = self._dpy.create_resource_object("window", window_id)
-        self.box = Box(0, 0, 0, 0)
-        self._box_found = False
-        self._size: tuple[int, int] | None = None
+        self._place = PicturePlace(self._grab_box)
         self._checked = 0.0
         self._picture: tuple[Region, Box, Region] | None = None  # ``picture``, kept
         self._lost = LostDisplay(display, probe=True)  # reused: it keeps no state
         self._window.change_attributes(event_mask=X.StructureNotifyMask, onerror=CatchError())
         self.region = self.refresh_region()
 
-    def refresh_region(self) -> Region:
-        """Re-read where the window is (after a move or a scale change) and, when its size
-        changed or the picture was not yet found by its pixels, where the picture is."""
+    def refresh_region(self, look: bool = False) -> Region:
+        """Re-read where the window is (after a move or a scale change) and, where its
+        size changed or the picture is not seen there (or ``look``), the picture's box."""
         try:
             region = region_of(self._dpy, self._window)
         except ConnectionClosedError:
@@ -69,14 +67,26 @@ class Grabber:
             raise EmulatorError(f"the Fuse window is gone ({exc.__class__.__name__})") from None
         self.region = region
         self._checked = time.monotonic()
-        if (region.width, region.height) != self._size or not self._box_found:
-            self._size = (region.width, region.height)
-            self.box, self._box_found = picture_box(region.width, region.height)
-            if self.box.height != region.height:  # GTK's bars: find the picture's top edge
-                self.box, self._box_found = picture_box(
-                    region.width, region.height, self._grab_window()
-                )
+        self._place.update(region.width, region.height, look)
         return self.region
+
+    @property
+    def box(self) -> Box:
+        """Where the picture is inside the window."""
+        return self._place.box
+
+    @property
+    def found(self) -> bool:
+        """Whether ``box`` was seen in the window's pixels (not yet: Fuse has not drawn a
+        picture there, and the box is a guess that is looked for again soon)."""
+        return self._place.found
+
+    def sees_picture(self) -> bool:
+        """Look for the picture again when it was not seen yet; whether it shows."""
+        with self._lost:
+            if not self._place.found:
+                self.refresh_region()
+        return self._place.found
 
     @property
     def picture(self) -> Region:
@@ -92,7 +102,10 @@ class Grabber:
         configured = False
         while has_events(self._dpy):  # this connection selects the window's only
             configured |= self._dpy.next_event().type == X.ConfigureNotify
-        if configured or time.monotonic() - self._checked >= self.follow_s:
+        # a picture never seen yet is looked for often (Fuse is starting); one lost (a
+        # tape's stripes on the border, a window being resized) once a second
+        every = self.follow_s if self._place.ever_found else self._place.seek_s
+        if configured or time.monotonic() - self._checked >= every:
             self.refresh_region()
 
     def _grab_window(self) -> Frame:
@@ -103,7 +116,13 @@ class Grabber:
     def grab(self) -> Frame:
         with self._lost:
             self._follow()
-            return self._grab_box(self.box)
+            frame = self._grab_box(self.box)
+            if self._place.settling():
+                frame = self._place.settled(frame, self._look_again)
+            return frame
+
+    def _look_again(self) -> None:
+        self.refresh_region(look=True)
 
     def fileno(self) -> int:
         """The connection the window's moves are reported on (``ConfigureNotify``)."""
@@ -114,6 +133,8 @@ class Grabber:
         a reader of the window's pixels of its own (``bot.x11.reading_watch``), which
         calls it inside its own ``LostDisplay`` guard (one guard a look, not two)."""
         self._follow()
+        if self._place.settling():
+            self._place.settled(self._grab_box(self.box), self._look_again)
         return self.box
 
     def _grab_box(self, box: Box) -> Frame:
@@ -242,30 +263,6 @@ class ShmGrabber(Grabber):
             with contextlib.suppress(Exception):  # the display may be gone
                 self._shm.close()
         super().close()
-
-
-def window_image(window, box: Box) -> Frame:
-    """``box`` of ``window`` with a plain ``GetImage`` request."""
-    try:
-        image = window.get_image(box.left, box.top, box.width, box.height, X.ZPixmap, 0xFFFFFFFF)
-    except Exception as exc:
-        raise EmulatorError(f"cannot read the Fuse window ({exc.__class__.__name__})") from None
-    data = image.data if isinstance(image.data, bytes) else bytes(image.data)
-    return to_rgb(image.depth, data, box.width, box.height)
-
-
-def to_rgb(depth: int, data: bytes | np.ndarray, width: int, height: int) -> Frame:
-    """A ZPixmap's bytes (rows padded to 32 bits) as an RGB ``Frame``."""
-    if depth in (24, 32):
-        bgrx = np.frombuffer(data, dtype=np.uint8).reshape(height, -1, 4)[:, :width]
-        return bgrx[:, :, BGR_TO_RGB]
-    if depth == 16:
-        px = np.frombuffer(data, dtype="<u2").reshape(height, -1)[:, :width]
-        red = ((px >> 11) & 0x1F) << 3
-        green = ((px >> 5) & 0x3F) << 2
-        blue = (px & 0x1F) << 3
-        return np.stack([red, green, blue], axis=-1).astype(np.uint8)
-    raise EmulatorError(f"X depth {depth} is not supported; use a 24-bit display")
 
 
 def open_grabber(display: str, window_id: int, backend: str = "auto") -> Grabber:

@@ -24,10 +24,11 @@ from Xlib.error import XError
 from logo_bot.bot import interrupts
 from logo_bot.bot.x11 import packed
 from logo_bot.bot.x11.damage import DamageWatch
-from logo_bot.bot.x11.grab import Grabber, to_rgb
+from logo_bot.bot.x11.grab import Grabber
 from logo_bot.bot.x11.lost import LostDisplay
 from logo_bot.bot.x11.picture import Box
 from logo_bot.bot.x11.picture_watch import POLL_S, Frame, Grab
+from logo_bot.bot.x11.pixels import to_rgb
 from logo_bot.bot.x11.raw_link import LinkError, RawLink
 from logo_bot.bot.x11.shm import ShmImage, ShmUnavailable
 

@@ -315,7 +315,10 @@ def test_a_sightings_areas_are_in_the_pictures_own_pixels_below_a_bar(canvas, wa
     given from the picture's corner, not the window's."""
     grabber = watch._grabber
     monkeypatch.setattr(grabber, "follow_s", 3600.0)  # the box below stays as set here
-    grabber.box = Box(0, 10, WIDTH, HEIGHT - 10)
+    place = grabber._place  # the box as if found there, and never looked for again here
+    for name, value in (("box", Box(0, 10, WIDTH, HEIGHT - 10)), ("found", True)):
+        monkeypatch.setattr(place, name, value)
+    monkeypatch.setattr(place, "ever_found", True)
     watch.look(not_called)
     first = watch.sighting()
     assert first is not None and first.areas is None and first.height == HEIGHT - 10

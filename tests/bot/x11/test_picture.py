@@ -1,55 +1,147 @@
-"""The picture inside a Fuse window: fuse-sdl's whole window, or between GTK's bars."""
+"""The picture inside a Fuse window, found by what the window shows: at any scale and
+place, whatever lies above, beside and below it."""
+
+from pathlib import Path
 
 import numpy as np
 import pytest
+from PIL import Image
 
-from logo_bot.bot.x11.picture import GTK_MENU_BAR, picture_box, scale_for, window_size
+from logo_bot.bot.x11.picture import Box, border_holds, find_picture, guess_box, picture_at
 from logo_bot.bot.x11.window import Region
 
+FIXTURES = Path(__file__).parents[1] / "see" / "fixtures"
 GTK_GREY = (246, 245, 244)
+DARK_GREY = (53, 53, 53)  # a dark theme's bars
 
 
-def gtk_window(scale: int, top: int, bottom: int, border=(0, 0, 192)) -> np.ndarray:
-    """A fuse-gtk window: grey bars, a picture with a one-colour border and some ink."""
-    w, h = 320 * scale, 240 * scale
-    pixels = np.empty((top + h + bottom, w, 3), np.uint8)
-    pixels[:] = GTK_GREY
+def game(scale: int) -> np.ndarray:
+    """A level of the practice game as Fuse draws it at ``scale`` (a recorded picture)."""
+    return np.asarray(Image.open(FIXTURES / f"play_{scale}x_a.png").convert("RGB"))
+
+
+def title(scale: int) -> np.ndarray:
+    """A picture with a black border and black paper (the title screen's kind): white
+    text in the middle, nothing near the border."""
+    pixels = np.zeros((240, 320, 3), np.uint8)
+    pixels[100:108, 80:240:2] = (255, 255, 255)
+    pixels[130:131, 90:200] = (255, 255, 0)
+    return pixels.repeat(scale, axis=0).repeat(scale, axis=1)
+
+
+def window(
+    picture: np.ndarray,
+    size: tuple[int, int],
+    at: tuple[int, int],
+    fill=(0, 0, 0),
+    bars: tuple[int, int] = (0, 0),
+    bar=GTK_GREY,
+) -> np.ndarray:
+    """A window of ``size`` with ``picture`` at ``at``, ``fill`` around it, and bars of
+    the heights ``bars`` at its top and bottom, drawn over the fill."""
+    width, height = size
+    pixels = np.empty((height, width, 3), np.uint8)
+    pixels[:] = fill
+    top, bottom = bars
+    pixels[:top] = bar
     if top:
-        pixels[top - 1] = (190, 190, 190)  # the line under GTK's menu bar
-    pixels[top : top + h] = border
-    pixels[top + 24 * scale : top + h - 24 * scale, 32 * scale : w - 32 * scale] = (192, 192, 0)
-    pixels[top + 100, 100] = (0, 0, 0)
+        pixels[top - 1] = (222, 221, 220)  # the line under GTK's menu bar
+    if bottom:
+        pixels[height - bottom :] = bar
+    x, y = at
+    pixels[y : y + picture.shape[0], x : x + picture.shape[1]] = picture
     return pixels
 
 
 @pytest.mark.parametrize("scale", [1, 2, 3])
-def test_fuse_sdl_window_is_the_picture(scale):
-    box, found = picture_box(320 * scale, 240 * scale)
-    assert found and (box.left, box.top, box.width, box.height) == (0, 0, 320 * scale, 240 * scale)
+def test_a_fuse_sdl_window_is_its_picture(scale):
+    pixels = game(scale)
+    assert find_picture(pixels) == Box(0, 0, 320 * scale, 240 * scale)
 
 
 @pytest.mark.parametrize("scale", [1, 2, 3])
-@pytest.mark.parametrize("bottom", [0, 27])
-def test_gtk_picture_is_found_below_the_menu_bar(scale, bottom):
-    pixels = gtk_window(scale, GTK_MENU_BAR, bottom)
-    height, width = pixels.shape[:2]
-    box, found = picture_box(width, height, pixels)
-    assert found and box.top == GTK_MENU_BAR
-    assert (box.width, box.height) == (320 * scale, 240 * scale)
-    assert (box.crop(pixels)[0, 0] == (0, 0, 192)).all()
+@pytest.mark.parametrize("menu", [25, 27, 31, 40])  # DejaVu, Noto, larger fonts
+@pytest.mark.parametrize("status", [0, 27, 33])
+def test_a_fuse_gtk_picture_is_found_below_a_menu_bar_of_any_height(scale, menu, status):
+    picture = game(scale)
+    size = (320 * scale, 240 * scale + menu + status)
+    pixels = window(picture, size, (0, menu), bars=(menu, status))
+    assert find_picture(pixels) == picture_at(0, menu, scale)
 
 
-def test_a_taller_menu_bar_is_found_by_the_pixels():
-    pixels = gtk_window(2, 31, 27, border=(248, 0, 0))
-    box, found = picture_box(pixels.shape[1], pixels.shape[0], pixels)
-    assert found and box.top == 31
+@pytest.mark.parametrize("make", [game, title])
+@pytest.mark.parametrize(
+    ("scale", "size", "menu"),
+    [(3, (1276, 984), 27), (3, (1276, 997), 25), (2, (1276, 700), 27), (2, (700, 984), 40)],
+)
+def test_a_window_a_tiler_sized_shows_the_picture_at_its_top_left_in_black(make, scale, size, menu):
+    """i3 tiled fuse-gtk to 1276x984 and it drew 3x at the top left of its drawing area,
+    black around it: the border (black too) runs on into the fill."""
+    pixels = window(make(scale), size, (0, menu), bars=(menu, 27))
+    assert find_picture(pixels) == picture_at(0, menu, scale)
 
 
-def test_without_a_readable_border_the_gtk_layout_is_assumed_and_said_so():
-    pixels = np.full((292, 320, 3), 128, np.uint8)
-    box, found = picture_box(320, 292, pixels)
-    assert not found and box.top == GTK_MENU_BAR
-    assert scale_for(640) == 2 and scale_for(5000) == 3 and scale_for(10) == 1
+@pytest.mark.parametrize("scale", [1, 2, 3])
+@pytest.mark.parametrize(
+    ("at", "fill"),
+    [((7, 3), (40, 40, 40)), ((101, 57), (255, 255, 255)), ((13, 200), (0, 0, 192))],
+)
+def test_a_picture_is_found_at_any_offset_in_any_fill(scale, at, fill):
+    size = (320 * scale + 150, 240 * scale + 260)
+    pixels = window(game(scale), size, at, fill=fill, bars=(0, 0))
+    assert find_picture(pixels) == picture_at(*at, scale)
+
+
+@pytest.mark.parametrize("scale", [1, 2, 3])
+def test_a_dark_theme_changes_nothing(scale):
+    size = (320 * scale, 240 * scale + 58)
+    pixels = window(game(scale), size, (0, 29), bars=(29, 29), bar=DARK_GREY)
+    assert find_picture(pixels) == picture_at(0, 29, scale)
+
+
+def test_a_small_picture_in_a_large_black_image_is_not_taken_for_a_larger_scale():
+    """A 1x picture whose border is black, in black: a 2x or 3x frame around it would
+    have a black border too, but not whole blocks."""
+    pixels = window(title(1), (1000, 800), (101, 99), fill=(0, 0, 0))
+    found = find_picture(pixels)
+    assert found is not None and found.scale == 1
+    # black all round: the picture could sit anywhere its text stays inside the screen;
+    # it is taken at the top left of those places, on whole blocks
+    assert found.left <= 101 and found.top <= 99
+
+
+def test_the_box_found_before_is_kept_while_it_holds_and_looked_for_again_after():
+    pixels = window(game(2), (640, 534), (0, 27), bars=(27, 27))
+    before = picture_at(0, 27, 2)
+    assert find_picture(pixels, hint=before) == before
+    moved = window(game(2), (640, 536), (0, 29), bars=(29, 27))
+    assert find_picture(moved, hint=before) == picture_at(0, 29, 2)
+
+
+def test_a_window_not_yet_drawn_shows_no_picture():
+    """fuse-gtk before its first paint is one colour all over, and sway's tiled fuse-gtk
+    paints its drawing area black: no picture shows in either."""
+    assert find_picture(np.zeros((534, 640, 3), np.uint8)) is None
+    sway = window(np.zeros((4, 4, 3), np.uint8), (1276, 997), (0, 27), bars=(27, 27))
+    assert find_picture(sway) is None
+    assert find_picture(sway, hint=picture_at(0, 27, 2)) is None
+    assert guess_box(640, 534) == picture_at(0, 0, 2) and guess_box(200, 100).width == 200
+
+
+def test_a_box_found_holds_while_its_border_is_one_colour():
+    """The quick check of a box found before: the old scale's box over a picture drawn
+    larger in the same window sees the larger picture's screen in its border."""
+    assert border_holds(game(2)) and border_holds(title(3))
+    larger = window(title(3), (960, 774), (0, 27), bars=(27, 27))
+    assert not border_holds(picture_at(0, 27, 2).crop(larger))
+    striped = game(1).copy()
+    striped[::6, :8] = (0, 0, 255)  # a tape's loading stripes
+    assert not border_holds(striped)
+
+
+def test_a_picture_cut_by_the_window_edge_is_not_found():
+    pixels = window(game(2)[:473], (640, 500), (0, 27), bars=(27, 0))
+    assert find_picture(pixels) is None
 
 
 def test_regions_intersect_only_when_they_overlap():
@@ -58,41 +150,3 @@ def test_regions_intersect_only_when_they_overlap():
     assert not fuse.intersects(Region(0, 0, 100, 400))  # touching the left edge only
     assert not fuse.intersects(Region(420, 100, 50, 50))
     assert fuse.intersects(Region(400, 300, 50, 50))
-
-
-def test_a_window_not_yet_drawn_is_not_taken_for_a_found_picture():
-    """fuse-gtk before its first paint is one colour all over: no edge can be seen, so the
-    layout is assumed and looked at again later."""
-    box, found = picture_box(640, 532, np.zeros((532, 640, 3), np.uint8))
-    assert not found and box.top == GTK_MENU_BAR
-
-
-def tiled(scale: int, width: int, height: int, border=(0, 0, 0)) -> np.ndarray:
-    """fuse-gtk in a window a tiler sized: the picture at the top left below the menu
-    bar, the rest of the drawing area filled with the border's colour (black here)."""
-    picture = gtk_window(scale, GTK_MENU_BAR, 0, border)
-    pixels = np.zeros((height, width, 3), np.uint8)
-    pixels[:] = border
-    pixels[:GTK_MENU_BAR] = GTK_GREY
-    pixels[height - 27 :] = GTK_GREY  # the status bar
-    pixels[: picture.shape[0], : picture.shape[1]] = picture
-    return pixels
-
-
-@pytest.mark.parametrize(
-    ("size", "scale"),
-    [((1276, 984), 3), ((1276, 700), 2), ((700, 984), 2), ((320, 292), 1)],
-)
-def test_a_window_a_tiler_sized_shows_the_largest_picture_that_fits(size, scale):
-    """i3 tiled fuse-gtk to 1276x984 and it drew 3x where 2x was asked (measured)."""
-    assert scale_for(*size) == scale
-    pixels = tiled(scale, *size)
-    box, found = picture_box(*size, pixels)
-    assert found, "the black fill below the picture is not taken for more border"
-    assert (box.left, box.top, box.width, box.height) == (0, 25, 320 * scale, 240 * scale)
-
-
-def test_the_window_sizes_fuse_gives_itself():
-    assert scale_for(640, 480) == 2 and scale_for(960, 720) == 3  # fuse-sdl: the picture
-    assert window_size("sdl", 2) == (640, 480)
-    assert window_size("gtk", 1) == (320, 292) and window_size("gtk", 3) == (960, 772)
