@@ -34,7 +34,6 @@ from logo_bot.bot.see.vision import Vision
 from logo_bot.bot.x11.display import XServer, open_display, runs_headless, xvfb_program
 from logo_bot.bot.x11.focus import FocusPolicy
 from logo_bot.bot.x11.grab import open_grabber
-from logo_bot.bot.x11.picture import window_size
 from logo_bot.bot.x11.tiling import check_drawn
 from logo_bot.bot.x11.watch_choice import watch_window
 from logo_bot.bot.x11.window import build_of, window_pid
@@ -181,8 +180,7 @@ def attach_session(
     watch = None
     try:
         watch = watch_window(xserver.display, window_id, grabber)
-        own = [window_size(build, scale) for scale in (1, 2, 3)]
-        check_drawn(xserver.display, window_id, grabber.grab, own)  # a tiler's size
+        check_drawn(xserver.display, window_id, grabber.sees_picture)  # a tiler's size
         vision = Vision.for_frame(profile, grabber.grab())
         timing = key_timing(profile, options.speed)
         # the first focus: the person ran the command from a terminal

@@ -171,6 +171,9 @@ class Fuse:
             env["SDL_VIDEODRIVER"] = "x11"  # never fall back to an ASCII-art terminal driver
             env["GDK_BACKEND"] = "x11"  # fuse-gtk: the X display, never Wayland
             env["NO_AT_BRIDGE"] = "1"  # fuse-gtk: no accessibility bus to wait for
+            # fuse-gtk: the picture at the scale asked, in whole blocks: a HiDPI desktop's
+            # scale (GDK_SCALE, or its settings daemon's) would smooth it larger
+            env["GDK_SCALE"] = "1"
             with open(log_path, "wb") as log:
                 process = processes.start(
                     config.command(binary),

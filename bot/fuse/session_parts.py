@@ -17,7 +17,6 @@ from logo_bot.bot.x11.display import XServer
 from logo_bot.bot.x11.focus import FocusPolicy
 from logo_bot.bot.x11.grab import Grabber
 from logo_bot.bot.x11.keys import KeyDriver, KeyTiming
-from logo_bot.bot.x11.picture import window_size
 from logo_bot.bot.x11.picture_watch import PictureWatch
 from logo_bot.bot.x11.tiling import float_fuse
 from logo_bot.bot.x11.x11_keys import X11Keys, key_driver
@@ -99,4 +98,4 @@ def float_on_tiler(xserver: XServer, fuse: Fuse, scale: int) -> None:
     """On the person's display, a tiling window manager floats the Fuse the bot started,
     at the size of the scale asked (``bot.x11.tiling``)."""
     if xserver.process is None:
-        float_fuse(xserver.display, fuse.window_id, window_size(fuse.config.build, scale))
+        float_fuse(xserver.display, fuse.window_id, scale)

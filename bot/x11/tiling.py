@@ -18,7 +18,7 @@ import os
 import socket
 import struct
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from Xlib import X
@@ -27,6 +27,7 @@ from Xlib import display as xdisplay
 from logo_bot.bot import interrupts
 from logo_bot.bot.errors import Unreadable
 from logo_bot.bot.x11.display import open_display
+from logo_bot.bot.x11.fuse_sizes import fuse_sizes
 
 log = logging.getLogger(__name__)
 
@@ -157,15 +158,18 @@ def float_window(
             return False
 
 
-def float_fuse(display: str, window_id: int, size: tuple[int, int]) -> str | None:
-    """Float the Fuse the bot started when a tiler manages ``display``; the tiler's name,
-    or None when there is none."""
+def float_fuse(display: str, window_id: int, scale: int) -> str | None:
+    """Float the Fuse the bot started when a tiler manages ``display``, at the size its
+    picture needs at ``scale`` (read from the window's own size hints: fuse-gtk's bars are
+    as tall as the desktop's font makes them); the tiler's name, or None when there is
+    none."""
     dpy = open_display(display)
     try:
         path = ipc_socket(dpy, display)
         if path is None:
             return None
         name = wm_name(path)
+        size = fuse_sizes(dpy.create_resource_object("window", window_id)).at(scale)
         if float_window(path, dpy, window_id, size):
             log.info("%s tiles windows: the Fuse window floats at %dx%d", name, *size)
         return name
@@ -173,21 +177,14 @@ def float_fuse(display: str, window_id: int, size: tuple[int, int]) -> str | Non
         dpy.close()
 
 
-def blank(picture: Any) -> bool:
-    """The picture is one colour all over (sampled)."""
-    step = max(1, len(picture) // 16)
-    return len({tuple(p) for p in picture[::step, ::16].reshape(-1, 3)}) == 1
-
-
-def check_drawn(
-    display: str, window_id: int, grab: Callable[[], Any], own_sizes: Sequence[tuple[int, int]]
-) -> None:
-    """``Unreadable`` when Fuse draws no picture in a window the desktop sized (sway tiles
-    fuse-gtk so, and fuse-gtk then paints its picture black): the message names the
-    desktop and how to float Fuse there. ``grab`` returns the picture; ``own_sizes`` are
-    the window sizes Fuse gives itself. A picture blank for a second is taken as none."""
+def check_drawn(display: str, window_id: int, found: Callable[[], bool]) -> None:
+    """``Unreadable`` when Fuse draws no picture in a window the desktop sized beyond what
+    Fuse allows (sway tiles fuse-gtk so, and fuse-gtk then paints its picture black): the
+    message names the desktop and how to float Fuse there. ``found`` says whether the
+    picture shows in the window (looked for again at each call); a second without one is
+    taken as none."""
     deadline = time.monotonic() + 1.0
-    while blank(grab()):
+    while not found():
         if time.monotonic() >= deadline:
             break
         interrupts.sleep(0.1)
@@ -195,12 +192,16 @@ def check_drawn(
         return
     dpy = open_display(display)
     try:
-        geometry = dpy.create_resource_object("window", window_id).get_geometry()
+        window = dpy.create_resource_object("window", window_id)
+        geometry = window.get_geometry()
+        sizes = fuse_sizes(window)
         path = ipc_socket(dpy, display)
     finally:
         dpy.close()
-    if (geometry.width, geometry.height) in own_sizes:
-        return  # Fuse chose this size: the game itself shows a blank screen
+    if sizes.own(geometry.width, geometry.height) or not (
+        sizes.beyond(geometry.width, geometry.height) or path
+    ):
+        return  # Fuse chose this size: the game itself shows no picture yet
     desktop = wm_name(path) if path else os.environ.get("XDG_CURRENT_DESKTOP") or "the desktop"
     fix = (
         'float it: add  for_window [class="Fuse-gtk"] floating enable  to your sway config '

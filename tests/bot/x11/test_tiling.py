@@ -8,7 +8,6 @@ import struct
 import threading
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from logo_bot.bot.x11 import tiling
@@ -95,10 +94,3 @@ def test_the_persons_tiler_is_asked_only_for_their_own_display():
     env = {"DISPLAY": ":5", "SWAYSOCK": "/run/sway.sock"}
     assert tiling.ipc_socket(NoRoot(), ":5", env) == "/run/sway.sock"
     assert tiling.ipc_socket(NoRoot(), ":9", env) is None  # the bot's own Xvfb
-
-
-def test_a_blank_picture_is_one_colour_all_over():
-    picture = np.zeros((480, 640, 3), np.uint8)
-    assert tiling.blank(picture)
-    picture[180:240, 300:340] = (192, 192, 0)  # a letter of text
-    assert not tiling.blank(picture)

@@ -1,0 +1,58 @@
+"""The window sizes a Fuse window gives itself, read from the size hints it gives the
+window manager (``WM_NORMAL_HINTS``), never assumed from a toolkit.
+
+fuse-gtk's smallest size is its 1x picture with its bars (the menu bar above, the status
+bar below, as tall as the desktop's font makes them), and it grows a whole picture at a
+time: so the bars' size is the smallest size less a 320x240 picture. fuse-sdl's smallest
+and largest sizes are both its picture: it adds nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from Xlib.error import XError
+
+from logo_bot.bot.x11.picture import PICTURE_1X
+
+SCALES = (1, 2, 3)
+
+
+@dataclass(frozen=True)
+class FuseSizes:
+    """``extra``: what the window adds to its picture (width, height); ``largest``: the
+    largest size it allows, if it says."""
+
+    extra: tuple[int, int] = (0, 0)
+    largest: tuple[int, int] | None = None
+
+    def at(self, scale: int) -> tuple[int, int]:
+        """The window's size with its picture at ``scale``."""
+        return PICTURE_1X[0] * scale + self.extra[0], PICTURE_1X[1] * scale + self.extra[1]
+
+    def own(self, width: int, height: int) -> bool:
+        """Whether Fuse gives itself this size (at some scale)."""
+        return (width, height) in [self.at(s) for s in SCALES]
+
+    def beyond(self, width: int, height: int) -> bool:
+        """Whether the size is beyond the largest the window allows (fuse-gtk then draws
+        no picture: sway tiles it so)."""
+        return self.largest is not None and (width > self.largest[0] or height > self.largest[1])
+
+
+def fuse_sizes(window) -> FuseSizes:
+    """The sizes of a Fuse ``window`` (python-xlib), from its size hints; a window that
+    gives none is taken as its picture alone."""
+    try:
+        hints = window.get_wm_normal_hints()
+    except XError:
+        hints = None
+    if hints is None or hints.min_width < PICTURE_1X[0] or hints.min_height < PICTURE_1X[1]:
+        return FuseSizes()
+    smallest = max(1, min(hints.min_width // PICTURE_1X[0], hints.min_height // PICTURE_1X[1]))
+    extra = (
+        hints.min_width - PICTURE_1X[0] * smallest,
+        hints.min_height - PICTURE_1X[1] * smallest,
+    )
+    largest = (hints.max_width, hints.max_height) if hints.max_width > 0 else None
+    return FuseSizes(extra, largest)
