@@ -18,6 +18,7 @@ import pytest
 from faults.wayland import wayland_desktop
 from logo_bot.bot import interrupts
 from logo_bot.bot.x11.display import XServer
+from tests.gtk_look import pin_fonts
 from tests.keys_down import release_keys_down
 from tests.programs import LONG, MARKS, SLOW, ProgramLog, alive, verdict, worker_log, write_shims
 
@@ -38,6 +39,7 @@ def pytest_configure(config):
     _shims = Path(tempfile.mkdtemp(prefix="logo-bot-tests-"))
     _log = worker_log(_shims)
     write_shims(_shims / "bin", _log.path, quick=QUICK)
+    pin_fonts(_shims)  # fuse-gtk's bars follow the font: the same on every machine
     os.environ["PATH"] = f"{_shims / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"
 
 

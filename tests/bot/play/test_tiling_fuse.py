@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from logo_bot.bot.x11.display import open_display
-from logo_bot.bot.x11.picture import window_size
 from logo_bot.bot.x11.tiling import float_window, ipc_socket
 from logo_bot.bot.x11.window import fuse_window_of
 from tests.bot.bot_process import bot_process
@@ -22,6 +21,7 @@ from tests.bot.play.test_attach_fuse import (
     run_attached,
 )
 from tests.bot.play.test_desktop_fuse import finished_run, wait_for_event, walkthrough
+from tests.gtk_look import GTK_BARS
 
 pytestmark = pytest.mark.fuse
 FAST = ("--set", "timing.probe=false")  # the key timing is not what these tests are about
@@ -45,7 +45,7 @@ def test_a_fuse_gtk_the_bot_starts_under_i3_floats_at_the_scale_asked(scale, tmp
         with bot_process([*args, "--scale", str(scale)]) as bot:
             folder, _ = finished_run(bot, tmp_path)
     log = (folder / "run.log").read_text()
-    width, height = window_size("gtk", scale)
+    width, height = 320 * scale, 240 * scale + GTK_BARS
     assert f"i3 tiles windows: the Fuse window floats at {width}x{height}" in log
     assert "now draws its picture" not in log, "read at the scale asked from the start"
 
@@ -59,7 +59,8 @@ def test_a_fuse_window_resized_in_the_middle_of_a_run_is_followed(tmp_path):
             dpy = open_display(xserver.display)
             try:  # as a person would drag it: until the window has the size (hints allowing)
                 window = fuse_window_of(dpy)
-                assert float_window(i3_socket(xserver.display), dpy, window.id, (960, 772))
+                size = (960, 720 + GTK_BARS)
+                assert float_window(i3_socket(xserver.display), dpy, window.id, size)
             finally:
                 dpy.close()
             folder, _ = finished_run(bot, tmp_path)

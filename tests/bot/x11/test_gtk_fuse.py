@@ -43,6 +43,7 @@ from tests.bot.x11.test_focus_fuse import (
     slow_repeat_xvfb,
     type_surely,
 )
+from tests.gtk_look import GTK_BARS
 
 pytestmark = pytest.mark.fuse
 
@@ -75,7 +76,7 @@ def test_show_and_calibrate_read_a_level_from_a_fuse_gtk_window(openbox, capsys,
         walk.enter(1)
         walk.player.wait_level()
         size = session.grabber.region
-        assert (size.width, size.height) == (320 * scale, 240 * scale + 25 + 27), size
+        assert (size.width, size.height) == (320 * scale, 240 * scale + GTK_BARS), size
         code, info = show_json(capsys, "--display", openbox.display)
         out = tmp_path / "check.png"
         calibrated = main(["calibrate", "--display", openbox.display, "--out", str(out)])
@@ -122,7 +123,7 @@ def test_two_fuse_windows_are_listed_and_one_is_chosen_with_window(openbox, caps
             places = {w: placed(openbox.display, w) for w in (gtk, sdl)}
             for window_id, place in places.items():
                 assert f"{window_id:#x}" in err and place in err, (place, err)
-            assert places[gtk].startswith("640x532 at ("), places
+            assert places[gtk].startswith(f"640x{480 + GTK_BARS} at ("), places
             assert "(fuse-gtk)" in err and "(fuse-sdl)" in err
             window = f"{gtk:#x}"
             code, info = show_json(capsys, "--display", openbox.display, "--window", window)
