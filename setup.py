@@ -5,24 +5,60 @@
 The game's build tools, the benchmarks, the tests and the fault injection stay in the
 repository. Everything else about the package is in pyproject.toml.
 
-An editable install (the checkout's .venv) skips this: ``./scripts/setup.sh`` builds the
+Its build requirements (pyproject.toml) are checked first: a build without isolation
+that lacks one stops with one line that says which. An editable install (the
+checkout's .venv) skips the game: ``./scripts/setup.sh`` builds the
 game into the checkout's own ``game/build/``.
 """
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import tomllib
 from pathlib import Path
 
-from setuptools import setup
-from setuptools.command.build_py import build_py
-from setuptools.errors import ExecError
-
 ROOT = Path(__file__).resolve().parent
+
+
+def missing_build_requirements() -> list[str]:
+    """pyproject.toml's build requirements that this Python lacks or has below their
+    floor, each with what it has: a build without isolation (``pip install
+    --no-build-isolation .``) uses what is installed."""
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    missing = []
+    for requirement in pyproject["build-system"]["requires"]:
+        name, _, floor = (part.strip() for part in requirement.partition(">="))
+        try:
+            have = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            missing.append(f"{requirement} (not installed)")
+            continue
+        if floor and _numbers(have) < _numbers(floor):
+            missing.append(f"{requirement} (this Python has {have})")
+    return missing
+
+
+def _numbers(version: str) -> tuple[int, ...]:
+    return tuple(int(n) for n in re.findall(r"\d+", version.split("+")[0])[:3])
+
+
+if missing := missing_build_requirements():
+    wanted = " ".join(f"'{r.partition(' (')[0]}'" for r in missing)
+    sys.exit(
+        f"error: building logo-bot needs {', '.join(missing)}: pip install {wanted} "
+        "and build again, or build without --no-build-isolation"
+    )
+
+from setuptools import setup  # noqa: E402 (after the check: an old one may fail first)
+from setuptools.command.build_py import build_py  # noqa: E402
+from setuptools.errors import ExecError  # noqa: E402
+
 GAME_FILES = ("practice.z80", "practice.tap")
 # The checkout's folders that run, each a subpackage of logo_bot in the wheel.
 PARTS = ("bot", "solvers", "calibration")

@@ -117,12 +117,20 @@ class Timing:
         return self.hold_ms[steps[-1]], self.gap_ms[steps[-1]]
 
 
+# What one key of the Spectrum's keyboard types: the default of ``start.name_chars``.
+SPECTRUM_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 "
+
+
 @dataclass(frozen=True)
 class Start:
     sequence: tuple[dict[str, Any], ...]
     code: tuple[dict[str, Any], ...]
     loaded_wait: float
     name: str
+    # what the game's name entry takes: at most ``name_length`` characters (None: not
+    # known), each one of ``name_chars`` (upper case; a lower-case letter is typed as it)
+    name_length: int | None = None
+    name_chars: str = SPECTRUM_CHARS
 
 
 @dataclass(frozen=True)
@@ -281,7 +289,14 @@ def _build(data: dict[str, Any], path: Path) -> Profile:
         ),
     )
     s = data["start"]
-    start = Start(tuple(s["sequence"]), tuple(s["code"]), float(s["loaded_wait"]), str(s["name"]))
+    start = Start(
+        tuple(s["sequence"]),
+        tuple(s["code"]),
+        float(s["loaded_wait"]),
+        str(s["name"]),
+        int(s["name_length"]) if "name_length" in s else None,
+        str(s.get("name_chars", SPECTRUM_CHARS)).upper(),
+    )
     text = data.get("text", {})
     font = text.get("font")
     sc = data.get("screens")

@@ -21,6 +21,7 @@ from logo_bot.bot.commands.game_options import (
     profile_from,
     session_options,
 )
+from logo_bot.bot.commands.player_name import checked_name
 from logo_bot.bot.commands.probe_options import (
     add_probe_options,
     check_writable,
@@ -30,6 +31,7 @@ from logo_bot.bot.commands.show import (
     Source,
     add_source_options,
     describe,
+    launch_level,
     source_frame,
     source_from,
     text,
@@ -108,6 +110,8 @@ def options_from(args: argparse.Namespace, profile: Profile) -> Check | KeyProbe
             "--probe-keys presses keys: it needs a live game, not a screenshot",
             hint="leave out --screenshot (your Fuse window is used), or add --launch",
         )
+    level = launch_level(args, profile)
+    player = checked_name(args.name, profile)
     session = session_options(args)
     if args.save_profile:
         check_writable(args.save_profile, "--save-profile")
@@ -117,9 +121,9 @@ def options_from(args: argparse.Namespace, profile: Profile) -> Check | KeyProbe
         profile,
         session,
         args.launch,
-        args.level,
+        level,
         args.window,
-        args.name,
+        player,
         args.save_profile,
         abort_key,
     )

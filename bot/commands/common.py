@@ -38,9 +38,25 @@ def level_range(text: str, count: int) -> tuple[int, int]:
     """``"1-100"``, ``"7"`` or ``"10-"`` -> (first, last) within 1..count."""
     m = re.fullmatch(r"\s*(\d+)\s*(?:(-)\s*(\d*)\s*)?", text)
     if not m:
-        raise UsageError(f"--levels {text!r}: write a level or a range such as 1-100 or 10-")
+        raise UsageError(
+            f"--levels {text!r}: write a level or a range",
+            hint=f"such as --levels 1-{count}, --levels 7 or --levels 10-",
+        )
     first = int(m.group(1))
     last = int(m.group(3)) if m.group(3) else (count if m.group(2) else first)
     if not 1 <= first <= last <= count:
-        raise UsageError(f"--levels {text!r}: levels run from 1 to {count}, first <= last")
+        raise UsageError(
+            f"--levels {text!r}: levels run from 1 to {count}, first <= last",
+            hint=f"such as --levels 1-{count}, --levels 7 or --levels 10-",
+        )
     return first, last
+
+
+def checked_level(level: int, count: int, option: str) -> int:
+    """``level`` (given with ``option``) when the game has it, else ``UsageError``."""
+    if not 1 <= level <= count:
+        raise UsageError(
+            f"{option} {level}: this game's levels run from 1 to {count}",
+            hint=f"give a level from 1 to {count}",
+        )
+    return level

@@ -113,11 +113,26 @@ def report(found: list[Check], kinds: list[Verdict]) -> str:
     no_video = [c.item for c in found if not c.ok and VIDEO in c.blocks]
     lines += ["", "Runs that can go:"]
     for v in kinds:
-        name, command = KINDS[v.kind]
-        lines.append(f"  {name:<16} {'yes' if v.can else 'no '}  {command if v.can else v.why}")
+        name = KINDS[v.kind][0]
+        said = command(v.kind, found) if v.can else v.why
+        lines.append(f"  {name:<16} {'yes' if v.can else 'no '}  {said}")
     if no_video and any(v.can for v in kinds):
         lines.append(f"  only with --no-video (no video.mp4) until {', '.join(no_video)} is there")
     return "\n".join(lines)
+
+
+def command(kind: str, found: list[Check]) -> str:
+    """The command that runs ``kind`` on this machine as it is: with ``--fuse gtk`` where
+    fuse-gtk is the only build (a run the bot starts), and ``--no-video`` where a tool
+    the video needs is missing (an attached run's video needs no fmfconv)."""
+    missing = {c.item for c in found if not c.ok}
+    options = []
+    if kind != ATTACHED and "fuse-sdl" in missing and "fuse-gtk" not in missing:
+        options.append("--fuse gtk")
+    video = [c.item for c in found if not c.ok and VIDEO in c.blocks]
+    if [item for item in video if kind != ATTACHED or item != "fmfconv"]:
+        options.append("--no-video")
+    return " ".join([KINDS[kind][1], *options])
 
 
 def can_walk(found: list[Check], kinds: list[Verdict]) -> bool:

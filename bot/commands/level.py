@@ -14,6 +14,7 @@ from logo_bot.bot.commands.game_options import (
     add_safety_options,
     profile_from,
 )
+from logo_bot.bot.commands.levels_asked import Levels
 from logo_bot.bot.commands.probe_options import add_probe_options
 from logo_bot.bot.commands.recording_options import add_recording_options
 from logo_bot.bot.errors import exit_codes_help
@@ -47,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     profile = profile_from(args)
     if profile is None:
         return 0  # --show-config printed it
-    levels = walkthrough.Levels(args.number, args.number)
+    levels = Levels(args.number, args.number)
     command = ["logo-bot", "level", *argv]
     options = walkthrough.run_options(args, profile, levels, "level", command)  # usage first
     required.for_run(args, profile)  # a missing part refuses the run before it starts

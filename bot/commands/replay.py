@@ -231,14 +231,18 @@ def replay_run(run: dict[str, Any], options: ReplayOptions, rom: Path) -> int:
             f"{folder.name} has no input recording (run.rzx) to replay",
             hint="Fuse wrote none: it was killed, or the run was made with --no-record",
         )
+    for seg in segments:  # before any program starts
+        if not (folder.path / seg["rzx"]).is_file():
+            raise InputError(
+                f"{folder.path / seg['rzx']} is missing: the run cannot be replayed",
+                hint=f"put the run's {seg['rzx']} back, or play its video.mp4 instead",
+            )
     played: list[Segment] = []
     identical = True
     with LostDisplay() as lost, _server(options) as server:
         lost.watch(server)
         for seg in segments:
             source = folder.path / seg["rzx"]
-            if not source.is_file():
-                raise UsageError(f"{source} is missing")
             number = seg["number"]
             rzx = folder.path / f"replay-{number}.rzx"
             truncate(source, frame_count(source), rzx, pad=1)  # see truncate: the last frame

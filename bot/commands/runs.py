@@ -16,7 +16,7 @@ from pathlib import Path
 
 from logo_bot.bot.commands.common import add_output_options, setup_logging
 from logo_bot.bot.commands.recording_options import add_runs_option
-from logo_bot.bot.errors import UsageError, exit_codes_help
+from logo_bot.bot.errors import InputError, UsageError, exit_codes_help
 from logo_bot.bot.play.progress import clock
 from logo_bot.bot.recording.folder import RunFolder, default_root, list_runs
 from logo_bot.bot.recording.report_data import REPLAY
@@ -46,6 +46,9 @@ def parser() -> argparse.ArgumentParser:
     )
     add_output_options(p)
     return p
+
+
+UNREADABLE = "unreadable"  # the STATUS of a run whose run.json cannot be read
 
 
 def row(name: str, run: dict, report: Path | None = None) -> dict[str, object]:
@@ -107,10 +110,11 @@ def show_runs(options: RunsOptions) -> int:
             rows.append(row(folder.name, read_run(folder), _report(folder)))
             if rows[-1]["video_unfinished"] and (folder.path / REPLAY).is_file():
                 rows[-1].update(video=REPLAY, video_unfinished=False)  # made later
-        except UsageError as exc:
-            rows.append({"folder": folder.name, "status": f"unreadable run.json ({exc.message})"})
+        except InputError as exc:
+            rows.append({"folder": folder.name, "status": UNREADABLE, "error": exc.message})
         except (OSError, ValueError, KeyError, TypeError) as exc:
-            rows.append({"folder": folder.name, "status": f"unreadable run.json ({exc})"})
+            error = f"{folder.run_json}: {exc}"
+            rows.append({"folder": folder.name, "status": UNREADABLE, "error": error})
     if options.json:
         for r in rows:
             print(json.dumps(r))
@@ -141,6 +145,9 @@ def show_runs(options: RunsOptions) -> int:
     for line in table:
         print("  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip())
     print(f"\n{len(rows)} runs in {root}")
+    for r in rows:
+        if r.get("status") == UNREADABLE:
+            print(f"unreadable: {r['folder']}: {r['error']}")
     if any(r.get("status") == "killed" for r in rows):
         print(
             "killed: the bot ended before it finished the folder (SIGKILL, a crash); "

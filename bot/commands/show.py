@@ -17,17 +17,19 @@ from logo_bot.bot.commands.aborting import (
     add_abort_option,
     check_abort_key_free,
 )
-from logo_bot.bot.commands.common import add_output_options, setup_logging
+from logo_bot.bot.commands.common import add_output_options, checked_level, setup_logging
 from logo_bot.bot.commands.game_options import (
     add_game_options,
     add_profile_options,
     profile_from,
     session_options,
 )
+from logo_bot.bot.commands.player_name import checked_name
 from logo_bot.bot.errors import (
     DisplayError,
     InputError,
     Unreadable,
+    UsageError,
     exit_codes_help,
 )
 from logo_bot.bot.fuse.assembly import SessionOptions, open_session
@@ -72,7 +74,9 @@ def add_source_options(p: argparse.ArgumentParser) -> None:
         help="the Fuse window to read (an X window id, or its title or part of it); by "
         "default the one fuse-sdl or fuse-gtk window on the display",
     )
-    p.add_argument("--level", type=int, default=1, help="with --launch: the level to reach")
+    p.add_argument(
+        "--level", type=int, metavar="N", help="with --launch: the level to reach (default 1)"
+    )
     add_abort_option(p)
 
 
@@ -108,12 +112,27 @@ def source_from(args: argparse.Namespace, profile: Profile) -> Source:
     """Where the screen comes from (see ``add_source_options``)."""
     if args.screenshot:
         return Screenshot(args.screenshot)
+    level = launch_level(args, profile)
     if args.launch:
+        player = checked_name(args.name, profile)
         abort_key = abort_key_from(args, profile)
         session = session_options(args)
         check_abort_key_free(abort_key, session)
-        return Launch(session, args.level, args.name, abort_key)
+        return Launch(session, level, player, abort_key)
     return LiveWindow(args.display, args.window)
+
+
+def launch_level(args: argparse.Namespace, profile: Profile) -> int:
+    """``--level`` (default 1), which only ``--launch`` reaches: ``UsageError`` for a
+    level the game does not have, or one given without ``--launch``."""
+    if args.level is None:
+        return 1
+    if not args.launch:
+        raise UsageError(
+            f"--level {args.level} is the level --launch reaches",
+            hint="add --launch, or leave out --level",
+        )
+    return checked_level(args.level, profile.level_count, "--level")
 
 
 def source_frame(source: Source, profile: Profile) -> np.ndarray:
@@ -254,8 +273,9 @@ def main(argv: list[str] | None = None) -> int:
     profile = profile_from(args)
     if profile is None:
         return 0  # --show-config printed it
+    source = source_from(args, profile)  # usage errors first
     required.for_launch(args, profile)  # --launch: a missing part refuses it before Fuse starts
-    return show(ShowOptions(profile, source_from(args, profile), args.json))
+    return show(ShowOptions(profile, source, args.json))
 
 
 def show(options: ShowOptions) -> int:

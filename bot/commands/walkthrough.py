@@ -19,7 +19,7 @@ from logo_bot.bot.commands.aborting import (
     check_abort_key_free,
     noting_whose_fuse,
 )
-from logo_bot.bot.commands.common import add_output_options, level_range, setup_logging, stop_logged
+from logo_bot.bot.commands.common import add_output_options, setup_logging, stop_logged
 from logo_bot.bot.commands.fuse_window import attach_window
 from logo_bot.bot.commands.game_options import (
     Attach,
@@ -31,6 +31,8 @@ from logo_bot.bot.commands.game_options import (
     profile_from,
     session_options,
 )
+from logo_bot.bot.commands.levels_asked import Levels, checked_levels, levels_asked
+from logo_bot.bot.commands.player_name import checked_name
 from logo_bot.bot.commands.probe_options import (
     add_probe_options,
     check_writable,
@@ -46,7 +48,7 @@ from logo_bot.bot.fuse.assembly import (
     run_record,
     with_files,
 )
-from logo_bot.bot.play.codes import code_table, level_of_code
+from logo_bot.bot.play.codes import code_table
 from logo_bot.bot.play.env import EnvWrapper, LogoEnv
 from logo_bot.bot.play.progress import Progress, clock
 from logo_bot.bot.play.unattended import RunReport, Walkthrough
@@ -114,15 +116,6 @@ def summary(report: RunReport) -> str:
 
 
 @dataclass(frozen=True)
-class Levels:
-    """The levels to play, ``first`` to ``last``."""
-
-    first: int
-    last: int
-    from_screen: bool = False  # attached with no range asked: from the level the screen shows
-
-
-@dataclass(frozen=True)
 class RunOptions:
     """Everything a ``walkthrough`` or ``level`` run needs, parsed and checked once."""
 
@@ -140,29 +133,16 @@ class RunOptions:
     save_profile: Path | None  # and keep it in this profile
 
 
-def levels_asked(args: argparse.Namespace, profile: Profile) -> Levels:
-    """``--levels`` and ``--from-code`` (default: every level of the game)."""
-    count = level_count(profile)
-    if args.from_code:
-        first, last = level_of_code(args.from_code, code_table(profile)), count
-        if args.levels:
-            last = level_range(args.levels, count)[1]
-    else:
-        first, last = level_range(args.levels or f"1-{count}", count)
-    return Levels(first, last, from_screen=args.attach and not (args.levels or args.from_code))
-
-
 def run_options(
     args: argparse.Namespace, profile: Profile, levels: Levels, mode: str, command: list[str]
 ) -> RunOptions:
     """The options of ``walkthrough`` and ``level`` checked, in the order a user meets
-    the errors: the levels, --max-attempts, --abort-key, the game options, the level
-    file, --attach, the recording options."""
-    count = level_count(profile)
-    if not 1 <= levels.first <= levels.last <= count:
-        raise UsageError(f"level {levels.first}: this game's levels run from 1 to {count}")
+    the errors: the levels, --max-attempts, --name, --abort-key, the game options, the
+    level file, --attach, the recording options."""
+    checked_levels(levels, profile)
     if args.max_attempts < 1:
         raise UsageError(f"--max-attempts {args.max_attempts}: give 1 or more")
+    player = checked_name(args.name, profile)
     abort_key = abort_key_from(args, profile)
     session = session_options(args)
     code_table(profile)  # a bad level file is bad input: said before any game starts
@@ -178,7 +158,7 @@ def run_options(
         session=session,
         attach=attach,
         record=record,
-        player=args.name,
+        player=player,
         max_attempts=args.max_attempts,
         abort_key=abort_key,
         probe=args.probe_keys or profile.timing.probe or bool(args.save_profile),
@@ -259,10 +239,6 @@ def start_recording(options: RunOptions) -> Recording:
             f"cannot create a run folder in {options.record.root}: {exc.strerror}",
             hint="choose another place with --runs-dir DIR, or use --no-record",
         ) from None
-
-
-def level_count(profile: Profile) -> int:
-    return profile.level_count
 
 
 def main(argv: list[str] | None = None) -> int:

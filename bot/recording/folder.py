@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from logo_bot.bot.errors import UsageError
+from logo_bot.bot.errors import InputError, UsageError
 from logo_bot.bot.installation import checkout_root
 from logo_bot.bot.recording.events import being_written
 
@@ -115,16 +115,20 @@ class RunFolder:
         return "running" if being_written(self.events) else "killed"
 
     def read(self) -> dict:
-        """The run's ``run.json``; ``UsageError`` when it is missing or unreadable."""
+        """The run's ``run.json``; ``InputError`` when it is missing or unreadable."""
         try:
             return json.loads(self.run_json.read_text())
         except FileNotFoundError:
-            raise UsageError(
+            raise InputError(
                 f"{self.path} has no run.json: the run is {self.state}",
                 hint=f"'logo-bot report {self.path}' shows what its events.jsonl holds",
             ) from None
         except (OSError, ValueError) as exc:
-            raise UsageError(f"cannot read {self.run_json}: {exc}") from None
+            raise InputError(
+                f"cannot read {self.run_json}: {exc}",
+                hint="the file is damaged: 'logo-bot report RUN' reads what its events.jsonl "
+                "holds, and a new run writes a new one",
+            ) from None
 
 
 def is_run(path: Path) -> bool:
@@ -157,6 +161,12 @@ def find_run(spec: str, root: Path) -> RunFolder:
     matches = [r for r in list_runs(root) if r.name.startswith(spec)] if spec else []
     if len(matches) == 1:
         return matches[0]
+    if matches:
+        raise UsageError(
+            f"{spec!r} is ambiguous: {len(matches)} runs in {root} begin with it: "
+            + ", ".join(r.name for r in matches),
+            hint="give more of the name, so that one run begins with it",
+        )
     names = ", ".join(r.name for r in list_runs(root)[-3:]) or "none yet"
     raise UsageError(
         f"no run {spec!r} (neither a folder nor a run in {root})",

@@ -88,7 +88,7 @@ class RunData:
 
 def load(folder: RunFolder) -> RunData:
     """A run's report data (a run killed or still running: what its events say);
-    ``UsageError`` when its run.json cannot be read."""
+    ``InputError`` when its run.json cannot be read."""
     run = read_run(folder)
     events = read_events(folder.events) if folder.events.is_file() else []
     video = _file(folder.path, (run.get("video") or {}).get("path"))

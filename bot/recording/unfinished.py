@@ -27,7 +27,7 @@ NO_VIDEO = {
 
 def read_run(folder: RunFolder) -> dict[str, Any]:
     """run.json's content, or for a folder without one what its events say (status
-    ``running`` or ``killed``); ``UsageError`` when run.json cannot be read."""
+    ``running`` or ``killed``); ``InputError`` when run.json cannot be read."""
     state = folder.state
     if state == "finished":
         return folder.read()

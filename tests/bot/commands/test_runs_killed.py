@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from logo_bot.bot.commands import report, runs
-from logo_bot.bot.errors import UsageError
+from logo_bot.bot.errors import InputError, UsageError
 from logo_bot.bot.recording.folder import RunFolder, find_run
 from logo_bot.bot.recording.unfinished import read_run
 from tests.bot.recording.run_folders import TARGET
@@ -88,7 +88,7 @@ def test_report_renders_what_a_killed_run_has(killed, capsys):
     assert (one["target"], one["end_board"], one["corrections"]) == (TARGET, TARGET, {"cursor": 1})
     assert (two["status"], two["reason"]) == ("aborted", "the bot was killed here")
     assert run["totals"]["keys_sent"] == 10
-    with pytest.raises(UsageError, match="the run is killed") as refused:  # replay needs one
+    with pytest.raises(InputError, match="the run is killed") as refused:  # replay needs one
         folder.read()
     assert "logo-bot report" in refused.value.hint
 
