@@ -42,6 +42,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 EXIT_STOPPED = 130
@@ -86,6 +87,8 @@ class _State:
         self.on_hangup: Callable[[], None] | None = None
         self.forcing = False
         self.settled: int | None = None  # the exit status, once ``settle`` has it
+        # the handlers ``settle`` replaced, for ``reset`` (a process that goes on: tests)
+        self.before_settle: dict[int, Any] = {}
 
 
 _state = _State()
@@ -271,7 +274,7 @@ def settle(status: int) -> int:
     if threading.current_thread() is threading.main_thread():
         for signum in SIGNALS:
             with contextlib.suppress(OSError, ValueError):
-                signal.signal(signum, signal.SIG_IGN)
+                _state.before_settle.setdefault(signum, signal.signal(signum, signal.SIG_IGN))
     return status
 
 
@@ -281,6 +284,7 @@ def install(on_hangup: Callable[[], None] | None = None) -> None:
     ignored."""
     _state.on_hangup = on_hangup
     _state.armed = True
+    _state.settled = None  # a command begins (``logo-bot`` run again in one process)
     if _pipe.fd is None:
         _pipe.hangup_ignored = signal.getsignal(signal.SIGHUP) == signal.SIG_IGN
         read_fd, write_fd = os.pipe()
@@ -302,7 +306,11 @@ def reset() -> None:
     that ask for stops in-process, perhaps after a ``logo-bot`` run in the same process
     installed the handlers)."""
     global _state
-    _state = _State()
+    settled, _state = _state, _State()
+    if threading.current_thread() is threading.main_thread():
+        for signum, handler in settled.before_settle.items():  # as before ``settle``
+            with contextlib.suppress(OSError, ValueError, TypeError):
+                signal.signal(signum, handler)
     if _wake.read_fd is not None:  # the waits' pipe readable no more
         with contextlib.suppress(OSError):
             while os.read(_wake.read_fd, 64):

@@ -57,6 +57,8 @@ def row(name: str, run: dict, report: Path | None = None) -> dict[str, object]:
         else len(run.get("levels", []))
     )
     levels = [e["level"] for e in run.get("levels", [])]
+    if requested.get("first") and requested.get("last"):  # the range asked, however far
+        levels = [requested["first"], requested["last"]]
     return {
         "folder": name,
         "started": run.get("started"),

@@ -423,7 +423,7 @@ def test_a_full_stderr_pipe_does_not_hold_a_forced_end():
     code = textwrap.dedent(
         """
         import os, time
-        from bot import interrupts
+        from logo_bot.bot import interrupts
         interrupts.install()
         os.set_blocking(2, False)
         try:

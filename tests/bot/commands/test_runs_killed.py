@@ -26,6 +26,8 @@ WRITER = textwrap.dedent(
     from logo_bot.bot.recording.recording import Recording, RecordOptions
 
     rec = Recording.start(RecordOptions(Path(sys.argv[1])), "walkthrough", ["logo-bot"], None)
+    if len(sys.argv) > 2:
+        rec.requested = (1, int(sys.argv[2]))
     target = {target!r}
     rec.event("fuse_started", pid=1, display=":1")
     rec.event("level_shown", level=1)
@@ -42,12 +44,10 @@ WRITER = textwrap.dedent(
 ).format(target=TARGET)
 
 
-@pytest.fixture
-def killed(tmp_path):
-    """(runs folder, the run folder, whether ``runs`` saw it running before the kill)."""
-    root = tmp_path / "runs"
+def kill_writer(root: Path, *args: str) -> tuple[RunFolder, str]:
+    """The run folder of a writer killed after level 2 began, and its state before."""
     process = subprocess.Popen(
-        [sys.executable, "-c", WRITER, str(root)], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", WRITER, str(root), *args], stdout=subprocess.PIPE, text=True
     )
     try:
         folder = RunFolder(Path(process.stdout.readline().strip()))
@@ -55,7 +55,15 @@ def killed(tmp_path):
     finally:
         process.send_signal(signal.SIGKILL)
         process.wait(10)
-    return root, folder, running
+        process.stdout.close()
+    return folder, running
+
+
+@pytest.fixture
+def killed(tmp_path):
+    """(runs folder, the run folder, whether ``runs`` saw it running before the kill)."""
+    root = tmp_path / "runs"
+    return root, *kill_writer(root)
 
 
 def test_a_killed_run_is_listed_as_killed_and_was_running_before(killed, capsys):
@@ -71,6 +79,19 @@ def test_a_killed_run_is_listed_as_killed_and_was_running_before(killed, capsys)
     assert runs.main(["--runs-dir", str(root)]) == 0
     table = capsys.readouterr().out
     assert "killed" in table and "1/2" in table and "No recorded runs" not in table
+
+
+def test_a_killed_run_is_listed_with_the_levels_asked_for(tmp_path, capsys):
+    """Levels 1-5 asked, killed in level 2: the row says 1-5 and 1/5, not the levels
+    reached (1-2)."""
+    root = tmp_path / "runs"
+    folder, _ = kill_writer(root, "5")
+    assert read_run(folder)["requested"] == {"first": 1, "last": 5}
+    assert runs.main(["--runs-dir", str(root), "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert (row["status"], row["levels"], row["done"], row["requested"]) == ("killed", "1-5", 1, 5)
+    assert runs.main(["--runs-dir", str(root)]) == 0
+    assert "1/5" in capsys.readouterr().out
 
 
 def test_report_renders_what_a_killed_run_has(killed, capsys):
