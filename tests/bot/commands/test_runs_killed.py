@@ -5,9 +5,11 @@ levels its events.jsonl holds (a real process holds the recording and is killed)
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -15,6 +17,7 @@ import pytest
 
 from logo_bot.bot.commands import report, runs
 from logo_bot.bot.errors import UsageError
+from logo_bot.bot.fuse.homes import HOME_PREFIX
 from logo_bot.bot.recording.folder import RunFolder, find_run
 from logo_bot.bot.recording.unfinished import read_run
 from tests.bot.recording.run_folders import TARGET
@@ -118,3 +121,20 @@ def test_a_folder_that_is_not_a_run_is_still_refused(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(UsageError, match=r"neither run\.json nor events\.jsonl"):
         find_run(str(tmp_path / "empty"), tmp_path)
+
+
+def test_runs_removes_the_fuse_home_a_killed_bot_left(tmp_path, monkeypatch, capsys):
+    """A bot killed outright cannot remove its Fuse's private home: ``logo-bot runs``
+    removes it (a home of a bot still running stays)."""
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    dead = subprocess.Popen(["true"])
+    dead.wait()  # a PID no bot runs under now
+    left = temp / f"{HOME_PREFIX}{dead.pid}-abc"
+    live = temp / f"{HOME_PREFIX}{os.getpid()}-def"
+    for home in (left, live):
+        (home / ".config").mkdir(parents=True)
+    assert runs.main(["--runs-dir", str(tmp_path)]) == 0
+    capsys.readouterr()
+    assert (left.exists(), live.exists()) == (False, True)
