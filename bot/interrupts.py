@@ -21,8 +21,9 @@ connection, the folder marked, every thread's stack written to run.log), each fo
 of its own and waited for only briefly: a full pipe or a stuck terminal never holds the
 end. So the process is gone within ``FORCE_AFTER_S + HOOKS_S`` of the first request.
 
-Once ``logo-bot`` has its exit status (``settle``), the stop signals are ignored until
-the process ends: a signal during Python's own shutdown cannot turn that status into a
+Once ``logo-bot`` has its exit status (``settle``), a stop signal or request changes
+nothing, and at the exit the stop signals are ignored: a signal during Python's own
+shutdown (which puts the handlers back to their default) cannot turn that status into a
 death by signal, nor a late request force the end.
 
 A SIGHUP ignored from the start stays ignored: ``nohup logo-bot ...`` asks the run to
@@ -34,6 +35,7 @@ woken) and the forced end share one state and one lock.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import select
@@ -42,7 +44,6 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 EXIT_STOPPED = 130
@@ -87,8 +88,6 @@ class _State:
         self.on_hangup: Callable[[], None] | None = None
         self.forcing = False
         self.settled: int | None = None  # the exit status, once ``settle`` has it
-        # the handlers ``settle`` replaced, for ``reset`` (a process that goes on: tests)
-        self.before_settle: dict[int, Any] = {}
 
 
 _state = _State()
@@ -263,19 +262,15 @@ def force(reason: str) -> None:
 
 
 def settle(status: int) -> int:
-    """``logo-bot`` has its exit status (main thread): from now on SIGINT, SIGTERM and
-    SIGHUP are ignored and a request does nothing, so no signal during the rest of the
-    exit (Python's shutdown resets the handlers it set) changes the status. The first
-    status settled stands; returns it."""
+    """``logo-bot`` has its exit status: from now on a stop signal or request does
+    nothing (it is read and dropped), and a forced end exits with this status; at the
+    process's exit, before Python's shutdown puts the signals back to their default (to
+    die by them), they are ignored (``_ignore_at_exit``). The first status settled
+    stands; returns it."""
     with _state.lock:
         if _state.settled is None:
             _state.settled = status
-        status = _state.settled
-    if threading.current_thread() is threading.main_thread():
-        for signum in SIGNALS:
-            with contextlib.suppress(OSError, ValueError):
-                _state.before_settle.setdefault(signum, signal.signal(signum, signal.SIG_IGN))
-    return status
+        return _state.settled
 
 
 def install(on_hangup: Callable[[], None] | None = None) -> None:
@@ -295,7 +290,8 @@ def install(on_hangup: Callable[[], None] | None = None) -> None:
         reader = threading.Thread(target=_read_signals, args=(read_fd,), name="signals")
         reader.daemon = True
         reader.start()
-    # again when installed already (logo-bot run twice in one process, ``settle`` between)
+        atexit.register(_ignore_at_exit)
+    # again when installed already (logo-bot run twice in one process)
     for signum in SIGNALS:
         if signum != signal.SIGHUP or not _pipe.hangup_ignored:
             signal.signal(signum, _noted)
@@ -306,15 +302,20 @@ def reset() -> None:
     that ask for stops in-process, perhaps after a ``logo-bot`` run in the same process
     installed the handlers)."""
     global _state
-    settled, _state = _state, _State()
-    if threading.current_thread() is threading.main_thread():
-        for signum, handler in settled.before_settle.items():  # as before ``settle``
-            with contextlib.suppress(OSError, ValueError, TypeError):
-                signal.signal(signum, handler)
+    _state = _State()
     if _wake.read_fd is not None:  # the waits' pipe readable no more
         with contextlib.suppress(OSError):
             while os.read(_wake.read_fd, 64):
                 pass
+
+
+def _ignore_at_exit() -> None:
+    """The process exits: its status is decided. Python's shutdown, which comes after
+    this, would put the stop signals back to their default, and one coming then would
+    kill the process instead; ignored, it changes nothing (a parent sees the status)."""
+    for signum in SIGNALS:
+        with contextlib.suppress(OSError, ValueError):
+            signal.signal(signum, signal.SIG_IGN)
 
 
 def _noted(signum: int, frame: object) -> None:

@@ -368,27 +368,33 @@ def test_two_hangups_taken_on_two_threads_at_once_are_one_orderly_stop():
     assert "orderly: stopped by SIGHUP 1" in result.stdout and "forced" not in result.stdout
 
 
-@pytest.mark.parametrize("when", ["after main returned", "at exit"])
+@pytest.mark.parametrize("when", ["after main returned", "at exit", "last at exit"])
 def test_signals_once_the_status_is_known_do_not_change_it(when):
     """``logo-bot`` has finished and has its status: a Ctrl-C, SIGTERM or SIGHUP then
-    (after its last line, during Python's shutdown) neither forces an end (130) nor kills
-    the process (a parent would see death by signal)."""
-    late = "signals()" if when == "after main returned" else "atexit.register(signals)"
+    (after its last line, at the exit, after the exit's own handlers, where Python's
+    shutdown follows) neither forces an end (130) nor kills the process (a parent would
+    see death by signal)."""
+    early = "atexit.register(signals)" if when == "last at exit" else ""
+    late = {"after main returned": "signals()", "at exit": "atexit.register(signals)"}
+    late = late.get(when, "")
     result = run_cli_python(
         f"""
         import atexit, os, signal, sys, time
         import logo_bot.bot.commands.runs as runs
         from logo_bot.bot import cli, interrupts
         runs.main = lambda argv: print("the command's last line", flush=True) or 3
+        taken, take = [], interrupts.take_signal
+        interrupts.take_signal = lambda signum: taken.append(signum) or take(signum)
 
         def signals():
             for name in ("SIGINT", "SIGTERM", "SIGHUP"):
                 os.kill(os.getpid(), getattr(signal, name))
-            if signal.getsignal(signal.SIGINT) != signal.SIG_IGN:  # taken: wait for them
+            if signal.getsignal(signal.SIGINT) != signal.SIG_IGN:  # read: wait for all three
                 deadline = time.monotonic() + 30
-                while interrupts._state.requests < 3 and time.monotonic() < deadline:
+                while len(taken) < 3 and time.monotonic() < deadline:
                     time.sleep(0.001)
 
+        {early}
         status = cli.main(["runs"])
         {late}
         sys.exit(status)
