@@ -17,6 +17,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -100,12 +101,14 @@ def run(args: list[str], death_signal: int = signal.SIGTERM) -> subprocess.Compl
 
 
 def kill_started(reason: str = "", wait_s: float = 0.5) -> None:
-    """SIGKILL every program started here that still runs, and wait for them a moment (a
-    forced end: no ffmpeg may write a file after the folder is marked)."""
+    """SIGKILL every program started here that still runs, and wait for them all for at
+    most ``wait_s`` (a forced end: no ffmpeg may write a file after the folder is
+    marked)."""
     running = [p for p in list(_started) if p.poll() is None]
     for process in running:
         with contextlib.suppress(OSError):
             process.kill()
+    deadline = time.monotonic() + wait_s
     for process in running:
         with contextlib.suppress(Exception):
-            process.wait(wait_s)
+            process.wait(max(0.0, deadline - time.monotonic()))
