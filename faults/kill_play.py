@@ -250,4 +250,5 @@ def _end_killed(result: RoundResult, bot: Bot, work: Path) -> None:
     status = check.run.get("status", "no run.json")
     # killed: unfinished by nature, yet it says so and holds no video that does not play
     result.folder_ok = result.signal == "SIGKILL" and check.ok
-    result.folder = f"killed ({status})" if check.ok else "; ".join(check.problems)
+    said = f"killed ({status})" if result.signal == "SIGKILL" else f"not stopped ({status})"
+    result.folder = said if check.ok else "; ".join(check.problems)
