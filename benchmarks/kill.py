@@ -13,10 +13,12 @@ starting), the menus (after the n-th key), play (a level's n-th key burst, or it
 probe), a Fuse restart (the benchmark kills the bot's Fuse as a crash and waits for the
 restart event) or the video encoding (at run_end, or while ffmpeg writes video.mp4) -
 and stops it: SIGTERM, SIGHUP or SIGINT; the same signal twice 5 to 200 ms apart
-(SIGTERM+SIGTERM, SIGINT+SIGINT); its terminal hung up (HANGUP: the bot is the session
-leader of a pty whose master the benchmark closes); and in a tenth of the rounds
-SIGKILL. Moments and stops are spread evenly over the rounds, in a seeded random order,
-and each moment's exact point is drawn at random.
+(SIGTERM+SIGTERM, SIGINT+SIGINT); SIGINT, then another 0 to 50 ms after the bot's last
+line (SIGINT+AFTER: its status, 130, must stand); its terminal hung up (HANGUP: the bot
+is the session leader of a pty whose master the benchmark closes); and in a tenth of the
+rounds SIGKILL, one of them (with enough rounds) in the video encoding. Moments and stops
+are spread evenly over the rounds, in a seeded random order, and each moment's exact
+point is drawn at random.
 
 After each round (faults/kill_play.py): the bot was gone within 10 s of the first signal
 (else a hang), with exit 130; within 5 s of its exit no process it started is alive, no
@@ -26,7 +28,8 @@ encoding, aborted otherwise), or absent when Fuse never started; on the benchmar
 display, no grab (a new client answered within a second, probed during the stop and
 after it) and no key down (the server's key map, and every key event the bot sent has
 its release). After SIGKILL the folder is unfinished by nature and the Fuse home must
-go with the next run's sweep. Prints a table, one line per round, then the totals
+go with the next run's sweep, and the folder must read as killed (or finished) and hold
+no video that does not play. Prints a table, one line per round, then the totals
 against the goals. Exit status 0 when every goal is met.
 """
 
@@ -65,6 +68,12 @@ def schedule(rounds: int, kills: int, seed: int) -> list[tuple[str, str, bool]]:
     displays = [i % 2 == 1 for i in range(rounds)]
     for column in (moments, stops, displays):
         rng.shuffle(column)
+    if "SIGKILL" in stops and "encoding" in moments:  # one kill while the video is written
+        kill, encoding = stops.index("SIGKILL"), moments.index("encoding")
+        if moments[kill] != "encoding" and not any(
+            s == "SIGKILL" and m == "encoding" for s, m in zip(stops, moments, strict=True)
+        ):
+            moments[kill], moments[encoding] = moments[encoding], moments[kill]
     return list(zip(stops, moments, displays, strict=True))
 
 
@@ -75,7 +84,7 @@ def parse_only(text: str) -> list[tuple[str, str, bool]]:
         stop, _, rest = item.strip().partition(":")
         moment, _, where = rest.partition(":")
         stop = "+".join(
-            s if s.startswith("SIG") or s == "HANGUP" else f"SIG{s}"
+            s if s.startswith("SIG") or s in ("HANGUP", "AFTER") else f"SIG{s}"
             for s in stop.upper().split("+")
         )
         if stop not in STOPS or moment not in MOMENTS or where not in ("", "display"):

@@ -64,9 +64,15 @@ def load_command(command: str) -> ModuleType:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; its exit status. Once the status is known, no stop signal can
+    change it (``interrupts.settle``): not during the last line, nor Python's shutdown."""
     terminal.guard_streams()  # a terminal that went away never fails the run
     interrupts.install(on_hangup=terminal.leave_terminal)  # first: a stop is never lost
     interrupts.on_force(processes.kill_started, first=True)  # no program outlives a forced end
+    return interrupts.settle(_main(argv))
+
+
+def _main(argv: list[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(usage())
@@ -85,19 +91,25 @@ def main(argv: list[str] | None = None) -> int:
         interrupts.check()  # a stop asked during start-up: nothing was started yet
         status = module.main(rest)
         interrupts.check()  # asked at the very end (the folder is finished): still a stop
-        return status
+        return interrupts.settle(status)
     except BotError as exc:
         interrupts.hold_if_forcing()
+        interrupts.settle(exc.exit_code)  # before its line: a signal now changes nothing
         print(f"logo-bot {command}: error: {exc}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt as exc:
         interrupts.hold_if_forcing()
+        interrupts.settle(Exit.STOPPED)
         how = str(exc) or "stopped by Ctrl-C"
         fuse = "your Fuse runs on" if getattr(exc, "fuse_left_running", False) else "Fuse stopped"
         print(f"\nlogo-bot {command}: {how}; every key released, {fuse}", file=sys.stderr)
         return Exit.STOPPED
+    except SystemExit as exc:  # argparse's --help and usage errors
+        interrupts.settle(exc.code if isinstance(exc.code, int) else int(exc.code is not None))
+        raise
     except BaseException:
         interrupts.hold_if_forcing()  # killed programs fail the main thread meanwhile
+        interrupts.settle(1)  # Python's status for the traceback it prints
         raise
 
 

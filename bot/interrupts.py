@@ -14,9 +14,17 @@ left half-way through a request.
 The stop is bounded. From the first request the bot has ``FORCE_AFTER_S`` to finish in
 order; writing the folder after play (``finishing``) may go on for ``FINISH_S`` of it. A
 second request, or the watchdog when that time is up, forces the end: the callbacks
-given to ``on_force`` run (keys released on a fresh connection, programs killed, the
-folder marked, every thread's stack written to run.log), each for at most ``HOOK_S``, and
-the process exits 130 at once (``os._exit``; what it started ends with it).
+given to ``on_force`` run in turn (programs killed, keys released on a fresh
+connection, the folder marked, every thread's stack written to run.log), each for at most
+``HOOK_S`` and all of them within ``HOOKS_S``, and the process exits 130 at once
+(``os._exit``; what it started ends with it). Its line on stderr is written on a thread
+of its own and waited for only briefly: a full pipe or a stuck terminal never holds the
+end. So the process is gone within ``FORCE_AFTER_S + HOOKS_S`` of the first request.
+
+Once ``logo-bot`` has its exit status (``settle``), a stop signal or request changes
+nothing, and at the exit the stop signals are ignored: a signal during Python's own
+shutdown (which puts the handlers back to their default) cannot turn that status into a
+death by signal, nor a late request force the end.
 
 A SIGHUP ignored from the start stays ignored: ``nohup logo-bot ...`` asks the run to
 outlive its terminal.
@@ -27,6 +35,7 @@ woken) and the forced end share one state and one lock.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import select
@@ -43,7 +52,9 @@ FINISH_S = 4.0  # from the first request: the slow writing (video, plots) may go
 # A wait looks at the requests at least this often; those that watch ``stop_fds`` (the
 # bot's own) wake at once when a stop is asked.
 SLICE_S = 0.5
-HOOK_S = 1.0  # the longest a forced end waits for each ``on_force`` callback
+HOOK_S = 1.0  # the longest a forced end waits for any one ``on_force`` callback
+HOOKS_S = 1.5  # the longest a forced end waits for all of them: it ends within 9.5 s
+SAY_S = 0.1  # the longest a forced end waits for its line on stderr
 
 MESSAGES = {
     signal.SIGINT: "stopped by Ctrl-C",
@@ -76,6 +87,7 @@ class _State:
         self.armed = False  # install() ran: a second request or the watchdog ends the process
         self.on_hangup: Callable[[], None] | None = None
         self.forcing = False
+        self.settled: int | None = None  # the exit status, once ``settle`` has it
 
 
 _state = _State()
@@ -85,6 +97,7 @@ _finishing = threading.local()
 class _Pipe:
     fd: int | None = None  # the read end of the signals' wake-up pipe, once installed
     noted = False  # a signal came since the main thread last read the pipe
+    hangup_ignored = False  # SIGHUP was ignored before the first ``install`` (nohup)
 
 
 _pipe = _Pipe()
@@ -132,10 +145,14 @@ def requested() -> Stopped | None:
     return _state.kind(_state.message)
 
 
-def request(message: str, kind: type[Stopped] = Stopped) -> None:
+def request(message: str, kind: type[Stopped] = Stopped, hangup: bool = False) -> None:
     """Ask the run to stop (any thread). A second request while the first is honoured
-    forces the end (once ``install`` has run)."""
+    forces the end (once ``install`` has run); a ``hangup`` once a stop is asked is
+    that stop (a closed terminal hangs up twice), decided under the lock. Once the exit
+    status is known (``settle``), nothing."""
     with _state.lock:
+        if _state.settled is not None or (hangup and _state.asked):
+            return
         _state.requests += 1
         first = _state.requests == 1
         if first:
@@ -191,8 +208,8 @@ def finishing() -> Iterator[None]:
 
 def on_force(hook: ForceHook, first: bool = False) -> Callable[[], None]:
     """Run ``hook(reason)`` if the end is forced; returns a function that removes it.
-    Hooks run newest first (those given ``first`` before all others), each on its own
-    thread for at most ``HOOK_S``."""
+    Hooks run newest first (those given ``first`` before all others), in turn, each on
+    its own thread for at most ``HOOK_S``, all within ``HOOKS_S``."""
     with _state.lock:
         _state.hooks.append(hook)
         if first:
@@ -220,19 +237,40 @@ def hold_if_forcing() -> None:
 
 
 def force(reason: str) -> None:
-    """End the process now: the ``on_force`` hooks, then exit 130."""
+    """End the process now: the ``on_force`` hooks in turn, within ``HOOKS_S`` (a hook
+    not reached by then does not run), then exit 130. Once the status is known
+    (``settle``), exit with it at once instead."""
     with _state.lock:
         if _state.forcing:
             return
         _state.forcing = True
+        settled = _state.settled
         hooks = list(reversed(_state.hooks))
         hooks.sort(key=lambda hook: hook not in _state.first)  # stable: newest first
+    if settled is not None:
+        os._exit(settled)
+    deadline = time.monotonic() + HOOKS_S
     _say(f"logo-bot: {reason}: ending at once")
     for hook in hooks:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
         worker = threading.Thread(target=_run_hook, args=(hook, reason), daemon=True)
         worker.start()
-        worker.join(HOOK_S)
+        worker.join(min(HOOK_S, left))
     os._exit(EXIT_STOPPED)
+
+
+def settle(status: int) -> int:
+    """``logo-bot`` has its exit status: from now on a stop signal or request does
+    nothing (it is read and dropped), and a forced end exits with this status; at the
+    process's exit, before Python's shutdown puts the signals back to their default (to
+    die by them), they are ignored (``_ignore_at_exit``). The first status settled
+    stands; returns it."""
+    with _state.lock:
+        if _state.settled is None:
+            _state.settled = status
+        return _state.settled
 
 
 def install(on_hangup: Callable[[], None] | None = None) -> None:
@@ -241,18 +279,22 @@ def install(on_hangup: Callable[[], None] | None = None) -> None:
     ignored."""
     _state.on_hangup = on_hangup
     _state.armed = True
-    if _pipe.fd is not None:  # installed already (logo-bot run twice in one process)
-        return
-    read_fd, write_fd = os.pipe()
-    os.set_blocking(read_fd, False)
-    os.set_blocking(write_fd, False)
-    signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)
+    _state.settled = None  # a command begins (``logo-bot`` run again in one process)
+    if _pipe.fd is None:
+        _pipe.hangup_ignored = signal.getsignal(signal.SIGHUP) == signal.SIG_IGN
+        read_fd, write_fd = os.pipe()
+        os.set_blocking(read_fd, False)
+        os.set_blocking(write_fd, False)
+        signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)
+        _pipe.fd = read_fd
+        reader = threading.Thread(target=_read_signals, args=(read_fd,), name="signals")
+        reader.daemon = True
+        reader.start()
+        atexit.register(_ignore_at_exit)
+    # again when installed already (logo-bot run twice in one process)
     for signum in SIGNALS:
-        if signum == signal.SIGHUP and signal.getsignal(signum) == signal.SIG_IGN:
-            continue
-        signal.signal(signum, _noted)
-    _pipe.fd = read_fd
-    threading.Thread(target=_read_signals, args=(read_fd,), name="signals", daemon=True).start()
+        if signum != signal.SIGHUP or not _pipe.hangup_ignored:
+            signal.signal(signum, _noted)
 
 
 def reset() -> None:
@@ -265,6 +307,15 @@ def reset() -> None:
         with contextlib.suppress(OSError):
             while os.read(_wake.read_fd, 64):
                 pass
+
+
+def _ignore_at_exit() -> None:
+    """The process exits: its status is decided. Python's shutdown, which comes after
+    this, would put the stop signals back to their default, and one coming then would
+    kill the process instead; ignored, it changes nothing (a parent sees the status)."""
+    for signum in SIGNALS:
+        with contextlib.suppress(OSError, ValueError):
+            signal.signal(signum, signal.SIG_IGN)
 
 
 def _noted(signum: int, frame: object) -> None:
@@ -313,13 +364,14 @@ def take_signal(signum: int) -> None:
     """One stop signal, as the reading thread sees it."""
     if signum not in MESSAGES:
         return
-    if signum == signal.SIGHUP and _state.on_hangup is not None:
+    hangup = signum == signal.SIGHUP
+    if hangup and _state.on_hangup is not None:
         with contextlib.suppress(Exception):
             _state.on_hangup()
-    if signum == signal.SIGHUP and _state.asked:
-        return  # a closed terminal hangs up twice (the shell, then the kernel): one stop
     kind = Stopped if signum == signal.SIGINT else Terminated
-    request(MESSAGES[signal.Signals(signum)], kind)
+    # a closed terminal hangs up twice (the shell, then the kernel), perhaps read on two
+    # threads at once: ``request`` makes it one stop
+    request(MESSAGES[signal.Signals(signum)], kind, hangup=hangup)
 
 
 def _watchdog() -> None:
@@ -335,5 +387,13 @@ def _run_hook(hook: ForceHook, reason: str) -> None:
 
 
 def _say(line: str) -> None:
+    """``line`` on stderr, waited for at most ``SAY_S`` (a full pipe blocks the write:
+    its thread is left to the exit)."""
+    writer = threading.Thread(target=_write_stderr, args=(line,), daemon=True)
+    writer.start()
+    writer.join(SAY_S)
+
+
+def _write_stderr(line: str) -> None:
     with contextlib.suppress(Exception):
         os.write(sys.stderr.fileno(), (line + "\n").encode())

@@ -17,6 +17,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -78,13 +79,36 @@ def start(
     return process
 
 
+def run(args: list[str], death_signal: int = signal.SIGTERM) -> subprocess.CompletedProcess[str]:
+    """``subprocess.run(args, capture_output=True, text=True)`` for a short program
+    (ffprobe, an ffmpeg remux), started as ``start`` starts them: it ends with the bot,
+    and a forced end kills it (``kill_started``). An interrupt kills it too."""
+    process: subprocess.Popen[Any] = start(
+        args,
+        death_signal,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        out, err = process.communicate()
+    except BaseException:
+        process.kill()
+        process.wait()
+        raise
+    return subprocess.CompletedProcess(args, process.returncode, out, err)
+
+
 def kill_started(reason: str = "", wait_s: float = 0.5) -> None:
-    """SIGKILL every program started here that still runs, and wait for them a moment (a
-    forced end: no ffmpeg may write a file after the folder is marked)."""
+    """SIGKILL every program started here that still runs, and wait for them all for at
+    most ``wait_s`` (a forced end: no ffmpeg may write a file after the folder is
+    marked)."""
     running = [p for p in list(_started) if p.poll() is None]
     for process in running:
         with contextlib.suppress(OSError):
             process.kill()
+    deadline = time.monotonic() + wait_s
     for process in running:
         with contextlib.suppress(Exception):
-            process.wait(wait_s)
+            process.wait(max(0.0, deadline - time.monotonic()))

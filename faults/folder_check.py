@@ -8,8 +8,9 @@ Valid also means consistent with itself: run.json, the last ``run_end`` of event
 and report.html name the same status (complete, failed or aborted), the levels it lists
 as done have their target as end board, and every restart and crash noted in the events
 is there (a run stopped before its Fuse started has no segment, nor a restart it
-stopped in). A killed run (its bot died first: SIGKILL) has events.jsonl and no
-run.json, and no live writer holds it.
+stopped in). A killed run (its bot died first: SIGKILL) has events.jsonl and no live
+writer holds it; it has no run.json, or the one written as play ended (``writing``: it
+died writing the video), and no video file that does not play.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 from logo_bot.bot.installation import PACKAGES_ROOT as REPO_ROOT
 from logo_bot.bot.recording.events import read_events
 from logo_bot.bot.recording.folder import RunFolder
+from logo_bot.bot.recording.unfinished import read_run
 
 SCHEMAS = REPO_ROOT / "recordings"
 
@@ -80,15 +82,20 @@ def check_folder(path: Path, status: str | None = "complete") -> FolderCheck:
 
 
 def _unfinished(check: FolderCheck, state: str, status: str | None) -> FolderCheck:
-    """A folder without run.json: killed (valid when a killed run is expected) or still
-    being written."""
+    """A folder whose bot has not written its last run.json: killed (valid when a
+    killed run is expected, and holding no video that does not play) or still being
+    written."""
     check.events = read_events(check.path / "events.jsonl")
-    check.run = {"status": state}
+    check.run = read_run(RunFolder(check.path))
     _schemas(check, run=False)
     if state == "running":
-        check.problems.append("run.json is missing: the run is still being written")
+        check.problems.append("the run is still being written: its last run.json is missing")
     elif status is not None and status != "killed":
-        check.problems.append(f"run.json is missing (killed), not {status!r}")
+        check.problems.append(f"the run was killed (its last run.json is missing), not {status!r}")
+    for name in ("video.mp4", "annotated.mp4"):
+        path = check.path / name
+        if path.exists() and _frames(path) in (None, 0) and shutil.which("ffprobe"):
+            check.problems.append(f"{name} is left, and does not play")
     return check
 
 

@@ -2,17 +2,19 @@
 
 ``play_round`` starts the bot (``faults.kill_round.Bot``: headless, or on a display of
 the benchmark's with ``RoundOptions.display``), waits for the round's moment, and stops
-it one of ``STOPS`` ways: one signal; the same signal twice, ``GAPS_MS`` apart; or its
-terminal hung up (the bot runs as the session leader of a pty whose master is closed:
-the kernel sends SIGHUP). ``faults.stop_outcome`` then judges the end: gone within
-10 s (else a hang), exit 130 (killed by the signal itself only before logo-bot took
-the signals, having started nothing), no traceback, every process it started ended
-within ``SETTLE_S``, no temporary folder in its TMPDIR, a folder whose run.json,
-run_end event and report.html agree (complete when the stop came in the encoding,
-after every level; else aborted; absent when Fuse never started), and on a display of
-the benchmark's no grab over a second and no key down. After SIGKILL the folder is
-unfinished by nature, and the Fuse home the bot could not remove must be swept by the
-next run (``sweep_homes``).
+it one of ``STOPS`` ways: one signal; the same signal twice, ``GAPS_MS`` apart; a SIGINT
+and then another 0 to 50 ms after the bot's last line (``SIGINT+AFTER``: the bot has its
+status by then, and keeps it); or its terminal hung up (the bot runs as the session
+leader of a pty whose master is closed: the kernel sends SIGHUP).
+``faults.stop_outcome`` then judges the end: gone within 10 s (else a hang), exit 130
+(killed by the signal itself only before logo-bot took the signals, having started
+nothing), no traceback, every process it started ended within ``SETTLE_S``, no temporary
+folder in its TMPDIR, a folder whose run.json, run_end event and report.html agree
+(complete when the stop came in the encoding, after every level; else aborted; absent
+when Fuse never started), and on a display of the benchmark's no grab over a second and
+no key down. After SIGKILL the folder is unfinished by nature, and the Fuse home the bot
+could not remove must be swept by the next run (``sweep_homes``), and the folder must
+hold no video that does not play and read as killed unless the bot had finished it.
 """
 
 from __future__ import annotations
@@ -41,8 +43,19 @@ from faults.stop_outcome import Outcome, end_and_check
 from faults.x_stop import XStop, site_dir
 from logo_bot.bot.fuse.homes import sweep_homes
 
-STOPS = ("SIGTERM", "SIGHUP", "SIGINT", "HANGUP", "SIGTERM+SIGTERM", "SIGINT+SIGINT", "SIGKILL")
+STOPS = (
+    "SIGTERM",
+    "SIGHUP",
+    "SIGINT",
+    "HANGUP",
+    "SIGTERM+SIGTERM",
+    "SIGINT+SIGINT",
+    "SIGINT+AFTER",
+    "SIGKILL",
+)
 GAPS_MS = (5, 30, 80, 200)  # between two signals
+AFTER_MS = 50  # SIGINT+AFTER: the second signal at most this long after the last line
+LAST_LINE = "stopped by"  # in the bot's last line on stderr, once it has its status
 SITE_CUT = "init_import_site"  # Python's fatal error when a Ctrl-C cuts its site import
 
 
@@ -140,12 +153,29 @@ def _stop(bot: Bot, stop: str, rng: random.Random) -> str:
     bot.process.send_signal(getattr(signal, name))
     if "+" not in stop:
         return ""
+    if stop.endswith("+AFTER"):
+        return _after_last_line(bot, name, rng)
     gap = rng.choice(GAPS_MS)
     time.sleep(gap / 1000)
     if bot.process.poll() is None:
         bot.process.send_signal(getattr(signal, name))
         return f"; second {name} {gap} ms later"
     return f"; the bot ended within {gap} ms, before the second {name}"
+
+
+def _after_last_line(bot: Bot, name: str, rng: random.Random) -> str:
+    """The same signal again, 0 to ``AFTER_MS`` after the bot's last line (it has its
+    exit status then: the signal must not change it)."""
+    try:
+        bot.wait("the bot's last line", lambda: any(LAST_LINE in line for line in bot.stderr))
+    except Missed:
+        return f"; no last line to send the second {name} after"
+    delay = rng.uniform(0, AFTER_MS / 1000)
+    time.sleep(delay)
+    if bot.process.poll() is None:
+        bot.process.send_signal(getattr(signal, name))
+        return f"; second {name} {delay * 1000:.0f} ms after the last line"
+    return f"; the bot ended within {delay * 1000:.0f} ms of its last line"
 
 
 def _take(result: RoundResult, outcome: Outcome, bot: Bot) -> None:
@@ -205,9 +235,9 @@ def _end_killed(result: RoundResult, bot: Bot, work: Path) -> None:
     result.orphans = [f"{p.name} {p.pid}" for p in left]
     (work / "stderr.txt").write_text("".join(f"{line}\n" for line in bot.stderr))
     if result.signal == "SIGKILL":
-        result.swept = len(sweep_homes(bot.temp))
         if result.exit != -signal.SIGKILL:
             result.problems.append(f"exit {result.exit} after SIGKILL")
+        result.swept = len(sweep_homes(bot.temp))
     result.temp_left = [
         p.name for p in bot.temp.iterdir() if not (p.is_file() and p.name.endswith(".Xauthority"))
     ]
@@ -218,5 +248,7 @@ def _end_killed(result: RoundResult, bot: Bot, work: Path) -> None:
         return
     check = check_folder(folders[0], status=None)
     status = check.run.get("status", "no run.json")
-    result.folder_ok = result.signal == "SIGKILL"  # unfinished by nature
-    result.folder = f"unfinished ({status})"
+    # killed: unfinished by nature, yet it says so and holds no video that does not play
+    result.folder_ok = result.signal == "SIGKILL" and check.ok
+    said = f"killed ({status})" if result.signal == "SIGKILL" else f"not stopped ({status})"
+    result.folder = said if check.ok else "; ".join(check.problems)

@@ -17,6 +17,7 @@ from pathlib import Path
 from logo_bot.bot.commands.common import add_output_options, setup_logging
 from logo_bot.bot.commands.recording_options import add_runs_option
 from logo_bot.bot.errors import InputError, UsageError, exit_codes_help
+from logo_bot.bot.fuse.homes import sweep_homes
 from logo_bot.bot.play.progress import clock
 from logo_bot.bot.recording.folder import RunFolder, default_root, list_runs
 from logo_bot.bot.recording.report_data import REPLAY
@@ -60,6 +61,8 @@ def row(name: str, run: dict, report: Path | None = None) -> dict[str, object]:
         else len(run.get("levels", []))
     )
     levels = [e["level"] for e in run.get("levels", [])]
+    if requested.get("first") and requested.get("last"):  # the range asked, however far
+        levels = [requested["first"], requested["last"]]
     return {
         "folder": name,
         "started": run.get("started"),
@@ -101,6 +104,7 @@ def show_runs(options: RunsOptions) -> int:
     """The table (or JSON lines) of the runs under ``options.root``, or the newest one's
     report opened."""
     root = options.root
+    sweep_homes()  # what killed bots left in the temporary folder goes, as a run's start does
     runs = list_runs(root)
     if options.open:
         return open_report(runs, root)

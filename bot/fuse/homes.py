@@ -1,6 +1,6 @@
 """Fuse's private homes: each Fuse the bot starts gets a temporary HOME (its settings are
-never the person's), named after the bot's PID so that the next run can remove what a
-bot killed outright left behind."""
+never the person's), named after the bot's PID so that the next run (and ``logo-bot
+runs``) can remove what a bot killed outright left behind."""
 
 from __future__ import annotations
 

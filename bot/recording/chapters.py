@@ -13,12 +13,12 @@ import json
 import logging
 import os
 import shutil
-import subprocess
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from logo_bot.bot import processes
 from logo_bot.bot.frames import FPS, FRAME_MS
 
 log = logging.getLogger(__name__)
@@ -243,6 +243,14 @@ def _escape(text: str) -> str:
     return text
 
 
+def temporaries(video: Path) -> tuple[Path, Path]:
+    """The files ``write_chapters`` makes beside ``video`` while it works: the chapters
+    as ffmpeg reads them, and the copy with them (a forced end removes both)."""
+    return video.with_name(video.name + ".chapters.txt"), video.with_name(
+        video.stem + ".chapters.tmp.mp4"
+    )
+
+
 def write_chapters(video: Path, items: Sequence[Chapter]) -> str | None:
     """Put ``items`` into ``video`` (a copy of its streams, then a rename); returns None,
     or why not (no ffmpeg, ffmpeg failed), which is logged too: the video stays as it was."""
@@ -252,14 +260,13 @@ def write_chapters(video: Path, items: Sequence[Chapter]) -> str | None:
     if binary is None:
         log.warning("no chapters in %s: ffmpeg is not installed", video.name)
         return "ffmpeg is not installed"
-    meta = video.with_name(video.name + ".chapters.txt")
-    tmp = video.with_name(video.stem + ".chapters.tmp.mp4")
+    meta, tmp = temporaries(video)
     meta.write_text(ffmetadata(items), encoding="utf-8")
     command = [binary, "-y", "-loglevel", "error", "-nostdin", "-i", str(video), "-i", str(meta)]
     command += ["-map", "0", "-map_metadata", "1", "-map_chapters", "1", "-c", "copy"]
     command += ["-movflags", "+faststart", str(tmp)]
     try:
-        result = subprocess.run(command, capture_output=True, text=True, check=False)
+        result = processes.run(command)
         if result.returncode != 0:
             why = result.stderr.strip().splitlines()[-1:] or [f"exit {result.returncode}"]
             log.warning("no chapters in %s: ffmpeg: %s", video.name, why[0])
@@ -277,7 +284,7 @@ def read_chapters(video: Path) -> list[tuple[float, float, str]]:
     if binary is None:
         return []
     command = [binary, "-v", "error", "-show_chapters", "-of", "json", str(video)]
-    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    result = processes.run(command)
     if result.returncode != 0:
         return []
     return [

@@ -107,12 +107,23 @@ class RunFolder:
 
     @property
     def state(self) -> str:
-        """``finished`` (it has its run.json), ``running`` (its writer is alive and has not
-        written run.json yet) or ``killed`` (its writer died first: SIGKILL, a crash, a
-        power cut; only events.jsonl, run.log and Fuse's files are left)."""
-        if self.run_json.is_file():
+        """``finished`` (its run.json is the last), ``running`` (its writer is alive and
+        has not written its last run.json yet: none, or the one written as play ended,
+        which says ``writing``) or ``killed`` (its writer died first: SIGKILL, a crash, a
+        power cut; events.jsonl, run.log and Fuse's files are left, and the first
+        run.json when it died writing the video)."""
+        if self.run_json.is_file() and not self.writing:
             return "finished"
         return "running" if being_written(self.events) else "killed"
+
+    @property
+    def writing(self) -> bool:
+        """Whether run.json is the one written as play ended (``"writing": true``), not
+        yet followed by the one written after the video and the report."""
+        try:
+            return json.loads(self.run_json.read_text()).get("writing") is True
+        except (OSError, ValueError, AttributeError):
+            return False
 
     def read(self) -> dict:
         """The run's ``run.json``; ``InputError`` when it is missing or unreadable."""

@@ -4,7 +4,9 @@ Use it as a context manager around the session and the game loop; on the way out
 after a failure or a stop (Ctrl-C, a signal, the abort key), it writes ``run.json`` at
 once (status: complete, failed or aborted, as play ended; the video marked unfinished),
 then turns Fuse's movie into ``video.mp4`` (and ``annotated.mp4``), finds the exact
-frames of each level, and writes ``run.json`` again with all of it. That writing runs
+frames of each level, and writes ``run.json`` again with all of it. The first run.json
+says ``writing``: a bot killed before the second (SIGKILL) leaves a folder that reads as
+killed (``RunFolder.state``). That writing runs
 inside ``interrupts.finishing``: a stop may let it end, or cut it short at a safe point,
 and then the status stands and the video not written is marked unfinished, with how to
 make it later. A forced end (``interrupts.on_force``) marks the folder too, at once.
@@ -33,6 +35,7 @@ from logo_bot.bot.fuse.session_parts import FuseFiles
 from logo_bot.bot.play.env import LogoEnv
 from logo_bot.bot.play.observation import Observation
 from logo_bot.bot.profile import Profile
+from logo_bot.bot.recording.chapters import temporaries
 from logo_bot.bot.recording.encode import Encoded
 from logo_bot.bot.recording.events import EventLog
 from logo_bot.bot.recording.folder import RunFolder
@@ -45,6 +48,7 @@ from logo_bot.bot.recording.run_videos import encode_capture, encode_movie, writ
 from logo_bot.bot.recording.screen_capture import ScreenCapture, grab_opener
 from logo_bot.bot.recording.summary import build_summary
 from logo_bot.bot.recording.unwritten import how_later, mark_unwritten, unfinished
+from logo_bot.bot.recording.video import leftovers
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +110,10 @@ class Recording:
 
     @requested.setter
     def requested(self, levels: tuple[int, int] | None) -> None:
+        """The levels asked for, also as an event (a killed run's folder says them)."""
         self.state.requested = levels
+        if levels is not None:
+            self.event("levels_requested", first=levels[0], last=levels[1])
 
     @classmethod
     def start(
@@ -225,7 +232,7 @@ class Recording:
                 if self._video_expected():
                     unfinished(content["video"], "not written yet", self._later())
                 self._content = content
-                self._write_json(content)
+                self._write_json(content, writing=True)
                 try:
                     content = self._write_recording(status, error)
                 except KeyboardInterrupt as stop:
@@ -308,10 +315,12 @@ class Recording:
             return  # the folder is complete already
         if self._encoded is not None and self._encoded.error is not None:
             self._encoded = None  # ffmpeg killed by this end: the video is unwritten
-        if self._encoded is None:  # a video ffmpeg was writing: no half-written file
-            for path in (self.folder.video, self.folder.annotated):
-                for part in (path, path.with_suffix(".ffmpeg.log")):
-                    part.unlink(missing_ok=True)
+        for path in (self.folder.video, self.folder.annotated):
+            written = self._encoded is not None  # else ffmpeg was writing it: no file
+            for part in ([] if written else [path]) + leftovers(path) + [*temporaries(path)]:
+                part.unlink(missing_ok=True)
+        for store in ("capture.tmp", "frames.tmp"):  # the pictures kept for the videos
+            (self.folder.path / store).unlink(missing_ok=True)
         stop = interrupts.requested()
         how = str(stop) if stop is not None else "stopped"
         note = f"{how}, then ended at once: {reason}"
@@ -379,10 +388,12 @@ class Recording:
         except Exception as exc:  # the run folder is complete without it
             log.warning("no report.html: %s: %s", type(exc).__name__, exc)
 
-    def _write_json(self, content: dict[str, Any]) -> None:
-        """run.json, whole or not at all (written beside it, then renamed over it)."""
+    def _write_json(self, content: dict[str, Any], writing: bool = False) -> None:
+        """run.json, whole or not at all (written beside it, then renamed over it);
+        ``writing``: the folder is still being written after play (the video, the
+        report), which run.json says until it is written again."""
         with self._writer.write():
-            write_json(self.folder.run_json, content)
+            write_json(self.folder.run_json, {**content, "writing": True} if writing else content)
 
 
 PLOTS_S = 0.5  # the report's plots take milliseconds (svg_chart): a margin for a starved machine

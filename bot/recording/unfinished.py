@@ -25,12 +25,28 @@ NO_VIDEO = {
 }
 
 
+WRITING = {
+    "killed": "the bot ended while it wrote the folder after play (SIGKILL, a crash or a "
+    "power cut): no video; play had ended {status}",
+    "running": "the bot is writing the folder after play (the video, the report); play "
+    "ended {status}",
+}
+
+
 def read_run(folder: RunFolder) -> dict[str, Any]:
     """run.json's content, or for a folder without one what its events say (status
-    ``running`` or ``killed``); ``InputError`` when run.json cannot be read."""
+    ``running`` or ``killed``); for a folder whose run.json was written as play ended
+    (``writing``), that run.json with status ``running`` or ``killed``. ``InputError``
+    when run.json cannot be read."""
     state = folder.state
     if state == "finished":
         return folder.read()
+    if folder.writing:
+        run = folder.read()
+        run.pop("writing", None)
+        play = run.get("status")
+        why = WRITING[state].format(status=play) + (f": {run['error']}" if run.get("error") else "")
+        return {**run, "status": state, "error": why}
     events = read_events(folder.events) if folder.events.is_file() else []
     return run_from_events(folder, events, state)
 
@@ -54,7 +70,7 @@ def run_from_events(folder: RunFolder, events: list[dict[str, Any]], status: str
         "seconds": round(times[-1] - times[0], 3) if times else None,
         "versions": {},
         "session": None,
-        "requested": None,
+        "requested": _requested(events),
         "levels": levels,
         "totals": {
             **level_totals(levels),
@@ -66,6 +82,14 @@ def run_from_events(folder: RunFolder, events: list[dict[str, Any]], status: str
         "video": {"path": None, "error": NO_VIDEO[status]},
         "annotated": None,
     }
+
+
+def _requested(events: list[dict[str, Any]]) -> dict[str, int] | None:
+    """The levels asked for, as run.json says them, from the ``levels_requested`` event."""
+    asked = [e for e in events if e.get("event") == "levels_requested"]
+    if not asked or not all(isinstance(asked[-1].get(k), int) for k in ("first", "last")):
+        return None
+    return {"first": asked[-1]["first"], "last": asked[-1]["last"]}
 
 
 def _levels(events: list[dict[str, Any]], status: str) -> list[dict[str, Any]]:

@@ -4,12 +4,17 @@ ffmpeg gets raw RGB frames on its standard input and writes H.264 in yuv420p wit
 index at the front (+faststart), which every browser plays. OpenCV's pip wheels carry
 no H.264 encoder, so the fallback tries ``avc1`` and then writes ``mp4v``, which VLC
 and mpv play but most browsers do not; ``VideoWriter.codec`` says which it was.
+
+A video is written under a temporary name (``partial``) and renamed to its own when it
+is whole: a bot killed while it writes (SIGKILL) leaves ``video.mp4.part``, never a
+``video.mp4`` that does not play.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import os
 import shutil
 import subprocess
 from collections.abc import Iterable
@@ -24,13 +29,31 @@ from logo_bot.bot.frames import FRAME_RATE
 from logo_bot.bot.fuse.log_tail import log_tail
 
 
+def partial(path: Path) -> Path:
+    """Where the video ``path`` is written until it is whole (ffmpeg's writer)."""
+    return path.with_name(path.name + ".part")
+
+
+def partial_opencv(path: Path) -> Path:
+    """The same for OpenCV, which picks the container from the name's ending."""
+    return path.with_name(f"{path.stem}.part{path.suffix}")
+
+
+def leftovers(path: Path) -> list[Path]:
+    """Every file that writing the video ``path`` makes besides it, for a forced end to
+    remove: the partial videos and ffmpeg's log."""
+    return [partial(path), partial_opencv(path), path.with_suffix(".ffmpeg.log")]
+
+
 class VideoWriter:
-    """Base class: ``write`` RGB frames of one size, then ``close``; counts frames."""
+    """Base class: ``write`` RGB frames of one size, then ``close``; counts frames.
+    Frames go to ``partial``, renamed to ``path`` by a ``close`` that succeeds."""
 
     codec = "none"
 
     def __init__(self, path: Path, size: tuple[int, int], rate: Fraction) -> None:
         self.path = Path(path)
+        self.partial = partial(self.path)
         self.size = size  # (width, height)
         self.rate = rate
         self.frames = 0
@@ -54,7 +77,11 @@ class VideoWriter:
         """Stop at once, leaving no file (the writing was interrupted)."""
         with contextlib.suppress(Exception):
             self._stop()
-        self.path.unlink(missing_ok=True)
+        self.partial.unlink(missing_ok=True)
+
+    def _whole(self) -> None:
+        """The video is whole: under its own name now."""
+        os.replace(self.partial, self.path)
 
     def _stop(self) -> None:
         self.close()
@@ -81,7 +108,7 @@ class FfmpegWriter(VideoWriter):
             "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{width}x{height}",
             "-framerate", f"{rate.numerator}/{rate.denominator}", "-i", "-",
             "-an", "-c:v", "libx264", "-preset", self.preset, "-crf", str(crf),
-            "-pix_fmt", "yuv420p", "-movflags", "+faststart",
+            "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-f", "mp4",
         ]  # fmt: skip
         if zoom > 1:
             command += ["-vf", f"scale={width * zoom}:{height * zoom}:flags=neighbor"]
@@ -89,7 +116,7 @@ class FfmpegWriter(VideoWriter):
         interrupts.hold_if_forcing()  # no file of ours appears beside a folder marked
         with open(self._log, "wb") as log:
             self._process = processes.start(
-                [*command, str(self.path)], stdin=subprocess.PIPE, stderr=log
+                [*command, str(self.partial)], stdin=subprocess.PIPE, stderr=log
             )
 
     def _write(self, frame: np.ndarray) -> None:
@@ -105,7 +132,10 @@ class FfmpegWriter(VideoWriter):
                 self._process.stdin.close()
         code = self._process.wait()
         if code != 0:
+            with contextlib.suppress(OSError):  # its log stays, and says why
+                self.partial.unlink(missing_ok=True)
             raise VideoError(f"ffmpeg failed (exit {code}) writing {self.path}: {self._tail()}")
+        self._whole()
         self._log.unlink(missing_ok=True)
 
     def _stop(self) -> None:
@@ -123,6 +153,7 @@ class FfmpegWriter(VideoWriter):
 class OpenCvWriter(VideoWriter):
     def __init__(self, path: Path, size: tuple[int, int], rate: Fraction, zoom: int = 1) -> None:
         super().__init__(path, size, rate)
+        self.partial = partial_opencv(self.path)
         try:
             import cv2
         except ImportError:
@@ -134,7 +165,8 @@ class OpenCvWriter(VideoWriter):
         self.zoom = zoom
         out = (size[0] * zoom, size[1] * zoom)
         for codec, fourcc in (("h264", "avc1"), ("mpeg4", "mp4v")):
-            writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*fourcc), float(rate), out)
+            fourcc_code = cv2.VideoWriter_fourcc(*fourcc)
+            writer = cv2.VideoWriter(str(self.partial), fourcc_code, float(rate), out)
             if writer.isOpened():
                 self._writer, self.codec = writer, codec
                 return
@@ -147,6 +179,11 @@ class OpenCvWriter(VideoWriter):
         self._writer.write(self._cv2.cvtColor(frame, self._cv2.COLOR_RGB2BGR))
 
     def close(self) -> None:
+        self._writer.release()
+        if self.partial.exists():
+            self._whole()
+
+    def _stop(self) -> None:
         self._writer.release()
 
 
@@ -196,7 +233,7 @@ def probe(path: Path) -> dict[str, object]:
     entries = "stream=codec_name,width,height,pix_fmt,r_frame_rate,nb_read_frames"
     command = [binary, "-v", "error", "-select_streams", "v:0", "-count_frames"]
     command += ["-show_entries", entries, "-of", "json", str(path)]
-    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    result = processes.run(command)
     streams = json.loads(result.stdout or "{}").get("streams") if result.returncode == 0 else None
     if not streams:
         raise VideoError(f"ffprobe cannot read {path}: {result.stderr.strip()}")

@@ -7,7 +7,6 @@ file with ffmpeg.
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +37,7 @@ def cut(video: Path, out: Path, start: float, end: float | None) -> Path:
     if end is not None:
         command += ["-t", f"{end - start:.3f}"]
     command += ["-i", str(video), "-c:v", "libx264", "-preset", "veryfast", "-an", str(out)]
-    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    result = processes.run(command)
     if result.returncode != 0:
         raise VideoError(f"ffmpeg could not cut {video.name}: {result.stderr.strip()[-300:]}")
     return out

@@ -6,9 +6,10 @@ the game's, and the person's own when the game runs on a private Xvfb - so it wo
 whichever window has the focus. A thread per display waits for it on its own X
 connection, releases every held key itself at once (the same release as any key
 event's), then asks the run to stop (``bot.interrupts.request``), as Ctrl-C does; the
-bot honours it at its next safe point. Closing the session then stops Fuse and the run
-folder is finished, marked aborted. The thread never raises: a display that goes away
-ends it quietly.
+bot honours it at its next safe point. A release that fails is said (a warning), and
+the run is stopped all the same (its way out releases the keys again). Closing the
+session then stops Fuse and the run folder is finished, marked aborted. The thread
+never raises: a display that goes away ends it quietly.
 """
 
 from __future__ import annotations
@@ -116,8 +117,31 @@ class AbortHotkey:
                 return
 
     def fire(self) -> None:
-        """Release every held key now, on this thread's connection, then interrupt."""
+        """Release every held key now, on this thread's connection, then interrupt: the
+        run stops even when the release fails (which is said)."""
         self.fired_at = time.perf_counter()
+        try:
+            held = self._release_held()
+        except Exception as exc:
+            log.warning(
+                "the %s key: the held keys could not be released (%s: %s); stopping, and "
+                "releasing them on the way out",
+                self.key,
+                type(exc).__name__,
+                exc,
+            )
+        else:
+            self.released_s = time.perf_counter() - self.fired_at
+            log.warning(
+                "the %s key: %d held keys released in %.1f ms; stopping",
+                self.key,
+                held,
+                self.released_s * 1000,
+            )
+        self.on_abort(f"stopped by the {self.key} key")
+
+    def _release_held(self) -> int:
+        """Release the keys the driver holds, on the game's display; how many."""
         driver = self.keys()
         held = getattr(driver, "held_keycodes", list)()
         release_on = getattr(driver, "release_on", None)  # the X key drivers'
@@ -130,14 +154,7 @@ class AbortHotkey:
             finally:
                 if dpy is not self.dpy:
                     dpy.close()
-        self.released_s = time.perf_counter() - self.fired_at
-        log.warning(
-            "the %s key: %d held keys released in %.1f ms; stopping",
-            self.key,
-            len(held),
-            self.released_s * 1000,
-        )
-        self.on_abort(f"stopped by the {self.key} key")
+        return len(held)
 
     def close(self) -> None:
         if self._stop.is_set():

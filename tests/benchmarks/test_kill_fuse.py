@@ -1,5 +1,6 @@
 """benchmarks/kill.py in a few rounds: each moment once, a single signal, two close
-together, a hung-up terminal and SIGKILL, two rounds on the test's own display; after
+together, a second one after the bot's last line, a hung-up terminal and SIGKILL (in
+play, and while the video is written), two rounds on the test's own display; after
 every one nothing left running, no hang, no grab, no key down, and a valid, truthful
 run folder (the benchmark plays 100)."""
 
@@ -22,6 +23,8 @@ ROUNDS = [  # (stop, moment, on the test's display)
     ("SIGINT+SIGINT", "play", True),
     ("SIGKILL", "menus", False),
     ("SIGTERM+SIGTERM", "start-up", True),
+    ("SIGKILL", "encoding", False),
+    ("SIGINT+AFTER", "play", False),
 ]
 
 

@@ -333,3 +333,127 @@ def test_hooks_run_newest_first_and_those_asked_first_before_all(tmp_path):
     )
     assert result.returncode == 130
     assert result.stdout.split() == ["programs", "keys", "folder"]
+
+
+def test_two_hangups_taken_on_two_threads_at_once_are_one_orderly_stop():
+    """A closed terminal hangs up twice, and the two signals may be read at once: one by
+    the signal thread, one at a safe point, both past the hang-up action before either
+    asks to stop (here both are held at the request until the other is there too). That
+    is one stop, never a forced end."""
+    result = run_armed(
+        """
+        import threading
+        interrupts.install(on_hangup=lambda: None)
+        interrupts.on_force(lambda why: print("forced", why, flush=True))
+        both, real = threading.Barrier(2, timeout=10), interrupts.request
+        def request(*args, **kwargs):
+            both.wait()
+            real(*args, **kwargs)
+        interrupts.request = request
+        readers = [
+            threading.Thread(target=interrupts.take_signal, args=(signal.SIGHUP,))
+            for _ in range(2)
+        ]
+        for reader in readers:
+            reader.start()
+        for reader in readers:
+            reader.join()
+        try:
+            interrupts.check()
+        except interrupts.Stopped as stop:
+            print("orderly:", stop, interrupts._state.requests)
+        """
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "orderly: stopped by SIGHUP 1" in result.stdout and "forced" not in result.stdout
+
+
+@pytest.mark.parametrize("when", ["after main returned", "at exit", "last at exit"])
+def test_signals_once_the_status_is_known_do_not_change_it(when):
+    """``logo-bot`` has finished and has its status: a Ctrl-C, SIGTERM or SIGHUP then
+    (after its last line, at the exit, after the exit's own handlers, where Python's
+    shutdown follows) neither forces an end (130) nor kills the process (a parent would
+    see death by signal)."""
+    early = "atexit.register(signals)" if when == "last at exit" else ""
+    late = {"after main returned": "signals()", "at exit": "atexit.register(signals)"}
+    late = late.get(when, "")
+    result = run_cli_python(
+        f"""
+        import atexit, os, signal, sys, time
+        import logo_bot.bot.commands.runs as runs
+        from logo_bot.bot import cli, interrupts
+        runs.main = lambda argv: print("the command's last line", flush=True) or 3
+        taken, take = [], interrupts.take_signal
+        interrupts.take_signal = lambda signum: taken.append(signum) or take(signum)
+
+        def signals():
+            for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+                os.kill(os.getpid(), getattr(signal, name))
+            if signal.getsignal(signal.SIGINT) != signal.SIG_IGN:  # read: wait for all three
+                deadline = time.monotonic() + 30
+                while len(taken) < 3 and time.monotonic() < deadline:
+                    time.sleep(0.001)
+
+        {early}
+        status = cli.main(["runs"])
+        {late}
+        sys.exit(status)
+        """
+    )
+    assert result.returncode == 3, result.stdout + result.stderr
+    assert "ending at once" not in result.stderr
+
+
+def test_a_forced_end_gives_all_its_hooks_one_deadline():
+    """Hooks that all hang: the forced end waits ``HOOKS_S`` in all, not ``HOOK_S`` for
+    each, so that it ends within the promised bound however many there are."""
+    result = run_armed(
+        """
+        for _ in range(8):
+            interrupts.on_force(lambda why: time.sleep(60))
+        print(time.monotonic(), flush=True)
+        interrupts.request("one")
+        interrupts.request("two")
+        time.sleep(60)
+        """
+    )
+    ended = time.monotonic()
+    assert result.returncode == 130, result.stderr
+    forced_at = float(result.stdout.split()[0])
+    assert ended - forced_at < interrupts.HOOKS_S + 2 < 8 * interrupts.HOOK_S
+
+
+def test_a_full_stderr_pipe_does_not_hold_a_forced_end():
+    """stderr is a pipe nobody reads, full: the forced end's line cannot be written,
+    and the process ends all the same."""
+    code = textwrap.dedent(
+        """
+        import os, time
+        from logo_bot.bot import interrupts
+        interrupts.install()
+        os.set_blocking(2, False)
+        try:
+            while True:
+                os.write(2, b"x" * 65536)
+        except BlockingIOError:
+            pass
+        os.set_blocking(2, True)
+        print("stderr full", flush=True)
+        interrupts.request("one")
+        interrupts.request("two")
+        time.sleep(60)
+        """
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert process.stdout.readline() == "stderr full\n"
+        status = process.wait(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        process.stdout.close()
+        process.stderr.close()
+    assert status == 130

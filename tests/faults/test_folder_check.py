@@ -115,7 +115,39 @@ def test_a_killed_run_has_events_and_no_run_json(tmp_path):
     assert check_folder(folder, status="killed").ok
     assert check_folder(folder, status=None).run["status"] == "killed"
     check = check_folder(folder, status="aborted")
-    assert check.problems == ["run.json is missing (killed), not 'aborted'"]
+    assert check.problems == ["the run was killed (its last run.json is missing), not 'aborted'"]
+
+
+def test_a_run_killed_while_its_folder_was_written_reads_as_killed(tmp_path):
+    """Its bot died after the run.json written as play ended (which says ``writing``):
+    the folder is killed, with the levels and the range asked from that run.json."""
+    folder = make_run(
+        tmp_path, "20261125T000000Z-walkthrough", [level(1)], [FUSE_STARTED], video=False
+    )
+    edit_run(folder, writing=True, requested={"first": 1, "last": 3})
+    assert check_folder(folder, status="complete").problems == [
+        "the run was killed (its last run.json is missing), not 'complete'"
+    ]
+    check = check_folder(folder, status="killed")
+    assert check.ok, check.problems
+    assert check.run["status"] == "killed"
+    assert check.run["error"].startswith("the bot ended while it wrote the folder after play")
+    assert "play had ended complete" in check.run["error"]
+    assert check.run["requested"] == {"first": 1, "last": 3}
+
+
+@pytest.mark.ffmpeg
+def test_a_killed_run_may_not_leave_a_video_that_does_not_play(tmp_path):
+    folder = make_run(
+        tmp_path, "20261125T000000Z-walkthrough", [level(1)], [FUSE_STARTED], video=False
+    )
+    edit_run(folder, writing=True)
+    (folder / "video.mp4").write_bytes(b"\0\0\0\x1cftypisom" + bytes(36))  # begun, never ended
+    assert check_folder(folder, status="killed").problems == [
+        "video.mp4 is left, and does not play"
+    ]
+    (folder / "video.mp4").rename(folder / "video.mp4.part")  # what a killed writer leaves
+    assert check_folder(folder, status="killed").ok
 
 
 @pytest.mark.parametrize(("fuse_started", "valid"), [(False, True), (True, False)])

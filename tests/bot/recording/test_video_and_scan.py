@@ -78,9 +78,9 @@ def test_writer_refuses_a_frame_of_another_size(tmp_path):
 def test_an_ffmpeg_failure_quotes_the_end_of_its_log(tmp_path):
     from logo_bot.bot.errors import VideoError
 
-    (tmp_path / "v.mp4").mkdir()  # ffmpeg cannot write a video over a folder
+    (tmp_path / "v.mp4.part").mkdir()  # ffmpeg cannot write the video over a folder
     writer = FfmpegWriter(tmp_path / "v.mp4", (320, 240), FRAME_RATE)
-    with pytest.raises(VideoError, match=r"ffmpeg .*/v\.mp4: .*/v\.mp4: Is a directory"):
+    with pytest.raises(VideoError, match=r"ffmpeg .*/v\.mp4: .*/v\.mp4\.part: Is a directory"):
         writer.write(frames(1)[0])
         writer.close()
     assert (tmp_path / "v.ffmpeg.log").is_file(), "kept for a look"

@@ -61,3 +61,35 @@ def test_an_idle_abort_key_thread_sleeps_until_its_key_or_its_close():
         assert not thread.is_alive()
         hotkey.close()  # again: nothing happens
     assert aborted == []
+
+
+class _StuckKeys:
+    """A key driver holding a key whose release fails (its display went away)."""
+
+    def __init__(self, display: str) -> None:
+        self.display = display
+
+    def held_keycodes(self) -> list[int]:
+        return [38]
+
+    def release_on(self, dpy: object, keycodes: list[int]) -> None:
+        raise ConnectionResetError("the display connection broke")
+
+
+@pytest.mark.xserver
+def test_the_abort_key_stops_the_run_and_says_so_when_the_release_fails(caplog):
+    """The key was pressed and the held keys could not be released: the run is asked to
+    stop all the same, and a warning says the release failed."""
+    aborted: list[str] = []
+    with XServer.start() as server:
+        hotkey = AbortHotkey(
+            server.display, "Pause", lambda: _StuckKeys(server.display), aborted.append
+        )
+        hotkey._wait_for_key = hotkey.fire  # the key came: what the watch's thread does
+        try:
+            with caplog.at_level("WARNING", logger="logo_bot.bot.x11.abort"):
+                hotkey._watch()
+        finally:
+            hotkey.close()
+    assert aborted == ["stopped by the Pause key"]
+    assert "could not be released (ConnectionResetError" in caplog.text
