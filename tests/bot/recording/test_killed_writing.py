@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import threading
+import weakref
 from types import SimpleNamespace
 
 import pytest
@@ -154,6 +155,8 @@ def test_a_forced_end_kills_the_chapters_ffmpeg_and_its_files_go(tmp_path, monke
     fake.write_text(f"#!/bin/sh\n{says}\nexec sleep 60\n")
     fake.chmod(0o755)
     monkeypatch.setattr(chapters_module.shutil, "which", lambda name: str(fake))
+    # only the programs this test starts: the worker's own Xvfb is no program of a run's
+    monkeypatch.setattr(processes, "_started", weakref.WeakSet())
     video = tmp_path / "video.mp4"
     video.write_bytes(b"a video")
     result: list[str | None] = []
