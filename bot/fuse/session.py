@@ -350,7 +350,9 @@ class Session:
     def wait_loaded(self, frames: float) -> bool:
         """Wait until no tape loads and ``frames`` emulated frames have passed since one
         did (``bot.fuse.tape_end``); True when a tape was seen loading."""
-        end = TapeEnd(self.frame, self.wait_drawn, self._frames_per_s, self.vision.scale)
+        config = self.fuse.config  # None for a person's Fuse: whether a tape loads is not known
+        tape = None if config is None else config.tape is not None
+        end = TapeEnd(self.frame, self.wait_drawn, self._frames_per_s, self.vision.scale, tape=tape)
         return end.wait(frames)
 
     def _frames_per_s(self) -> float:

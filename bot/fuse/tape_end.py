@@ -47,6 +47,8 @@ class TapeEnd:
     frames_per_s: Callable[[], float]
     scale: int
     longest_s: float = 300.0  # a 48K tape at normal speed is about five minutes
+    tape: bool | None = True  # a tape was given (False: a snapshot; None: not known)
+    no_tape_s: float = 10.0  # stripes with no tape given: not a tape, said sooner
 
     def wait(self, frames: float) -> bool:
         """Return once the border has shown no stripes for ``frames`` emulated frames
@@ -63,15 +65,22 @@ class TapeEnd:
             last = now
             if quiet >= frames:
                 return seen
+            if self.tape is False and now - started > self.no_tape_s:
+                raise EmulatorError(
+                    f"the picture's border kept changing for {self.no_tape_s:.0f} s, and the "
+                    "game was given as a snapshot, not a tape: the bot may be reading "
+                    "something else than the game's picture",
+                    hint="run `logo-bot show` to see what the bot reads in the Fuse window",
+                )
             if now - started > self.longest_s:
                 raise EmulatorError(
-                    f"the tape was still loading after {self.longest_s:.0f} s (the border "
-                    "kept its loading stripes)",
-                    hint="check the tape in Fuse by hand: a tape that fails to load may "
-                    "play on and on",
+                    f"the border kept its loading stripes for {self.longest_s:.0f} s: a tape "
+                    "that fails to load may play on and on",
+                    hint="check the tape in Fuse by hand",
                 )
-            if now - said >= SAY_EVERY_S:
-                log.info("the tape is loading (%.0f s so far)", now - started)
+            if now - said >= SAY_EVERY_S and self.tape is not False:
+                what = "the tape is loading" if self.tape else "the border shows loading stripes"
+                log.info("%s (%.0f s so far)", what, now - started)
                 said = now
             if striped:
                 interrupts.sleep(1 / per_s)  # loading: a look a frame is plenty

@@ -53,11 +53,11 @@ class FakeTape:
 
 @pytest.fixture
 def clocked(monkeypatch):
-    def make(blocks, per_s=100.0, longest_s=300.0):
+    def make(blocks, per_s=100.0, longest_s=300.0, tape=True):
         fake = FakeTape(blocks, per_s)
         monkeypatch.setattr(tape_end.time, "monotonic", lambda: fake.now)
         monkeypatch.setattr(tape_end.interrupts, "sleep", fake.sleep)
-        end = TapeEnd(fake.look, fake.wait_drawn, lambda: fake.per_s, 1, longest_s)
+        end = TapeEnd(fake.look, fake.wait_drawn, lambda: fake.per_s, 1, longest_s, tape=tape)
         return fake, end
 
     return make
@@ -94,7 +94,27 @@ def test_a_slow_fuse_is_waited_for_longer(clocked):
 
 def test_a_tape_that_never_ends_is_an_error_that_says_so(clocked):
     fake, end = clocked([(0.0, 1e9)], longest_s=30.0)
-    with pytest.raises(EmulatorError, match="still loading after 30 s") as info:
+    with pytest.raises(EmulatorError, match="loading stripes for 30 s") as info:
         end.wait(300)
     assert "check the tape" in info.value.hint
     assert 30.0 < fake.now < 30.1
+
+
+def test_stripes_in_a_snapshot_run_are_no_tape_and_said_soon(clocked, caplog):
+    """A run given a snapshot loads no tape: a border that keeps changing there is not the
+    game's picture, said after ``no_tape_s``, never as a tape loading."""
+    fake, end = clocked([(0.0, 1e9)], tape=False)
+    caplog.set_level("INFO", logger=tape_end.__name__)
+    with pytest.raises(EmulatorError, match="snapshot, not a tape") as info:
+        end.wait(300)
+    assert "logo-bot show" in info.value.hint
+    assert end.no_tape_s < fake.now < end.no_tape_s + 0.1
+    assert "tape" not in caplog.text
+
+
+def test_stripes_in_a_persons_fuse_are_not_called_a_tape(clocked, caplog):
+    _, end = clocked([(0.0, 25.0)], tape=None)
+    caplog.set_level("INFO", logger=tape_end.__name__)
+    assert end.wait(300) is True
+    assert "the border shows loading stripes (10 s so far)" in caplog.text
+    assert "the tape is loading" not in caplog.text
