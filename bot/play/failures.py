@@ -63,10 +63,14 @@ class Failures:
             report.results[level] = LevelResult(level, "failed", None, reason, attempts)
         self.counts[level] += 1
         if not game_seen and self.counts[level] >= 2:
+            check = (
+                "check that your Fuse shows the game, whole and not covered, and --profile"
+                if self.session.attached
+                else "check --profile and the game given (--snapshot, --tape, --rom)"
+            )
             raise GaveUp(
                 f"the game never showed on screen: {reason}",
-                hint="check --profile and the game given (--snapshot, --tape, --rom); "
-                + self.evidence(obs, f"never shown, level {level}"),
+                hint=f"{check}; " + self.evidence(obs, f"never shown, level {level}"),
             ) from None
         if self.counts[level] >= self.max_attempts:
             raise GaveUp(
