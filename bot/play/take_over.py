@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from logo_bot.bot.errors import MenuFailed
+from logo_bot.bot.errors import BotError, MenuFailed, Unreadable
 from logo_bot.bot.fuse.session import Session
 from logo_bot.bot.play.entering import GameEntry
 from logo_bot.bot.play.env import EnvWrapper, LogoEnv
@@ -38,6 +38,7 @@ class TakeOver:
         self.recovery = recovery  # leaves TIME UP and GAME OVER
         self.report = report
         self.progress = progress
+        self.profile_name = profile.name
         self.skip = profile.screens.skip if profile.screens else {}
 
     def take_over(self, timeout_frames: float = 400) -> bool:
@@ -61,12 +62,31 @@ class TakeOver:
             if (screen in skip or screen == "time_up") and self.recovery.leave_to_start(obs):
                 return False
             if time.monotonic() > deadline:
-                raise MenuFailed(
-                    f"the game shows {screen or 'no screen the profile knows'}, and it did not "
-                    "move on to a level or a menu",
-                    hint="bring the game to its menu or a level, then attach again",
-                )
+                raise self.stuck(screen)
             self.session.wait_frames(5)  # a transition: wait for what comes next
+
+    def stuck(self, screen: str | None) -> BotError:
+        """What to say when the game did not move on from ``screen``: no picture in the
+        window at all, a picture that is not this game, or a screen of the game that
+        leads nowhere the bot knows."""
+        if screen is not None:
+            return MenuFailed(
+                f"the game shows {screen}, and it did not move on to a level or a menu",
+                hint="bring the game to its menu or a level, then attach again",
+            )
+        if not self.session.grabber.sees_picture():
+            return Unreadable(
+                "the Fuse window shows no Spectrum picture (no border of one colour all "
+                "round a screen)",
+                hint="make the whole Fuse window show: not minimised, covered or tiled "
+                "smaller than the picture, then attach again",
+            )
+        return Unreadable(
+            "the Fuse window shows a Spectrum picture, but no screen of the game the "
+            f"profile '{self.profile_name}' describes",
+            hint="load the game in that Fuse (or choose its profile with --profile), bring "
+            "it to its menu or a level, then attach again",
+        )
 
     def start_at_shown(self, level: int) -> bool:
         """The run goes from the level the attached game shows to its last level, when

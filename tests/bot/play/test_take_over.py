@@ -187,3 +187,25 @@ def test_a_misread_in_play_after_the_game_was_seen_is_a_failed_attempt():
         walk.run()
     assert attempts == [(3, "Unreadable", True)] * 2, "each misread a failed attempt"
     assert walk.report.status == "failed"
+
+
+class Shows(AttachedGame):
+    """A game stuck on a screen the profile does not know: no Spectrum picture at all in
+    the window (``picture`` False), or a picture of something else."""
+
+    def __init__(self, picture: bool) -> None:
+        super().__init__("elsewhere")
+        self.grabber = SimpleNamespace(sees_picture=lambda: picture)
+
+
+@pytest.mark.parametrize(
+    ("picture", "said"),
+    [(False, "shows no Spectrum picture"), (True, "no screen of the game the profile")],
+)
+def test_a_take_over_that_sees_no_game_says_whether_any_picture_shows(picture, said):
+    game = Shows(picture)
+    walk = walkthrough(game, 1, 3)
+    with pytest.raises(Unreadable) as unreadable:
+        walk.takeover.take_over(timeout_frames=1)
+    assert said in unreadable.value.reason
+    assert ("profile" in unreadable.value.hint) == picture
