@@ -21,6 +21,7 @@ from logo_bot.bot.commands.game_options import (
     profile_from,
     session_options,
 )
+from logo_bot.bot.commands.game_window import game_window
 from logo_bot.bot.commands.player_name import checked_name
 from logo_bot.bot.commands.probe_options import (
     add_probe_options,
@@ -40,7 +41,6 @@ from logo_bot.bot.errors import UsageError, exit_codes_help
 from logo_bot.bot.fuse.assembly import SessionOptions, attach_session, open_session
 from logo_bot.bot.profile import Profile
 from logo_bot.bot.see.annotate import save_annotated
-from logo_bot.bot.see.locate import window_of
 from logo_bot.bot.see.vision import Vision
 from logo_bot.bot.x11.lost import LostDisplay
 
@@ -145,7 +145,7 @@ def check(options: Check) -> int:
     cell was read, else 1."""
     profile = options.profile
     image = source_frame(options.source, profile)
-    frame, placement = window_of(profile, image)
+    frame, placement = game_window(profile, image)
     vision = Vision.for_frame(profile, frame)
     info = describe(profile, frame)
     where = (

@@ -24,6 +24,7 @@ from logo_bot.bot.commands.game_options import (
     profile_from,
     session_options,
 )
+from logo_bot.bot.commands.game_window import game_window
 from logo_bot.bot.commands.player_name import checked_name
 from logo_bot.bot.errors import (
     DisplayError,
@@ -34,7 +35,6 @@ from logo_bot.bot.errors import (
 )
 from logo_bot.bot.fuse.assembly import SessionOptions, open_session
 from logo_bot.bot.profile import Profile
-from logo_bot.bot.see.locate import window_of
 from logo_bot.bot.see.screens import ScreenReader
 from logo_bot.bot.see.shown import what_is_shown
 from logo_bot.bot.see.vision import Vision
@@ -282,7 +282,7 @@ def show(options: ShowOptions) -> int:
     """Print what the bot reads on the screen: 0 when it found a plan, else 1;
     ``Unreadable`` (exit 7) when it shows neither a level nor a screen of the game."""
     profile = options.profile
-    frame, placement = window_of(profile, source_frame(options.source, profile))
+    frame, placement = game_window(profile, source_frame(options.source, profile))
     what_is_shown(profile, frame)  # Unreadable (exit 7) when the picture is not the game
     info = describe(profile, frame)
     if placement is not None:
