@@ -22,6 +22,8 @@ apt_packages=(
     pasmo                 # Z80 assembler for the practice game
     ffmpeg                # H.264 video of every run
     chromium              # headless browser for the test of the run's report page
+    fonts-dejavu-core fonts-noto-core  # the fonts the tests give fuse-gtk (a desktop's look)
+    xsettingsd            # a desktop's settings (font, theme) served to fuse-gtk in the tests
     python3-venv
 )
 
