@@ -26,14 +26,14 @@ from logo_bot.bot.fuse.session_parts import (
     FuseFiles,
     KeyWrapper,
     Segment,
-    float_on_tiler,
     key_timing,
+    open_picture,
 )
 from logo_bot.bot.profile import Profile
 from logo_bot.bot.see.vision import Vision
 from logo_bot.bot.x11.display import XServer, open_display, runs_headless, xvfb_program
 from logo_bot.bot.x11.focus import FocusPolicy
-from logo_bot.bot.x11.grab import open_grabber
+from logo_bot.bot.x11.grab import Grabber, open_grabber
 from logo_bot.bot.x11.tiling import check_drawn
 from logo_bot.bot.x11.watch_choice import watch_window
 from logo_bot.bot.x11.window import build_of, window_pid
@@ -120,17 +120,19 @@ def open_session(
     policy = focus_policy(options, controls)
     started = time.monotonic()
     fuse: Fuse | None = None
+    grabber: Grabber | None = None
     try:  # one stretch: an interrupt anywhere in it stops what was started
         fuse = Fuse.start(
             config, xserver.display, log_path=log_dir / "fuse.log" if log_dir else None
         )
-        float_on_tiler(xserver, fuse, options.scale)
-        grabber = open_grabber(xserver.display, fuse.window_id)
+        grabber = open_picture(xserver, fuse, options.scale)
         watch = watch_window(xserver.display, fuse.window_id, grabber, xserver.framebuffer)
         timing = key_timing(profile, options.speed)
         # the first focus once, as a window manager gives a new window the focus
         keys, cover = controls.fit(xserver.display, fuse.window_id, grabber, watch, timing, policy)
     except BaseException:
+        if grabber is not None:
+            grabber.close()
         if fuse is not None:
             fuse.stop()
         xserver.stop()

@@ -28,8 +28,8 @@ from logo_bot.bot.fuse.session_parts import (
     FuseFiles,
     KeyWrapper,
     Segment,
-    float_on_tiler,
     key_timing,
+    open_picture,
     segment_path,
 )
 from logo_bot.bot.fuse.tape_end import TapeEnd
@@ -40,7 +40,7 @@ from logo_bot.bot.x11.cover import CoverWatch
 from logo_bot.bot.x11.damage import DamageWatch
 from logo_bot.bot.x11.display import XServer
 from logo_bot.bot.x11.focus import FocusPolicy
-from logo_bot.bot.x11.grab import Grabber, open_grabber
+from logo_bot.bot.x11.grab import Grabber
 from logo_bot.bot.x11.keys import KeyDriver, KeyTiming
 from logo_bot.bot.x11.picture_watch import PictureWatch
 from logo_bot.bot.x11.title_speed import TitleSpeed, frames_per_s
@@ -294,8 +294,7 @@ class Session:
                     raise
                 log.warning("Fuse did not start again (%s): trying once more", exc.message)
         self.add_segment()
-        float_on_tiler(self.xserver, self.fuse, config.scale)
-        self.grabber = open_grabber(self.xserver.display, self.fuse.window_id)
+        self.grabber = open_picture(self.xserver, self.fuse, config.scale)
         self.watch = watch_window(
             self.xserver.display, self.fuse.window_id, self.grabber, self.xserver.framebuffer
         )

@@ -15,10 +15,10 @@ from logo_bot.bot.profile import Profile
 from logo_bot.bot.x11.cover import CoverWatch
 from logo_bot.bot.x11.display import XServer
 from logo_bot.bot.x11.focus import FocusPolicy
-from logo_bot.bot.x11.grab import Grabber
+from logo_bot.bot.x11.grab import Grabber, open_grabber
 from logo_bot.bot.x11.keys import KeyDriver, KeyTiming
 from logo_bot.bot.x11.picture_watch import PictureWatch
-from logo_bot.bot.x11.tiling import float_fuse
+from logo_bot.bot.x11.tiling import check_drawn, float_fuse
 from logo_bot.bot.x11.x11_keys import X11Keys, key_driver
 
 
@@ -94,8 +94,17 @@ def key_timing(profile: Profile, speed: int) -> KeyTiming:
     return KeyTiming(hold, gap, profile.timing.rollover)
 
 
-def float_on_tiler(xserver: XServer, fuse: Fuse, scale: int) -> None:
-    """On the person's display, a tiling window manager floats the Fuse the bot started,
-    at the size of the scale asked (``bot.x11.tiling``)."""
+def open_picture(xserver: XServer, fuse: Fuse, scale: int) -> Grabber:
+    """The grabber of the Fuse the bot started, once its picture can show: on the
+    person's display a tiling window manager floats it at the size of the scale asked
+    (``bot.x11.tiling``), and a window sized so that Fuse draws no picture is said at once
+    (exit 7)."""
     if xserver.process is None:
         float_fuse(xserver.display, fuse.window_id, scale)
+    grabber = open_grabber(xserver.display, fuse.window_id)
+    try:
+        check_drawn(xserver.display, fuse.window_id, grabber.sees_picture, "run the bot again")
+    except BaseException:
+        grabber.close()
+        raise
+    return grabber

@@ -106,18 +106,19 @@ def wm_name(path: str) -> str:
     return "sway" if "sway" in text else "i3"
 
 
-def run_command(path: str, command: str) -> bool:
-    """One command for the window manager; whether each of its parts succeeded."""
+def run_command(path: str, command: str, quiet: bool = False) -> bool:
+    """One command for the window manager; whether each of its parts succeeded (a part
+    that failed is logged as a warning, unless ``quiet``)."""
     try:
         replies = ask(path, RUN_COMMAND, command)
     except IpcError as exc:
-        log.warning("could not float the Fuse window: %s", exc)
+        if not quiet:
+            log.warning("could not float the Fuse window: %s", exc)
         return False
     failed = [r.get("error", "?") for r in replies if not r.get("success")]
-    if failed:
+    if failed and not quiet:
         log.warning("the window manager would not float Fuse: %s", "; ".join(failed))
-        return False
-    return True
+    return not failed
 
 
 def float_window(
@@ -129,12 +130,15 @@ def float_window(
     the floating size, and sway sizes the frame around the window (borders and title):
     the size is asked again, with the frame added, until the window has it."""
     criteria = f"[id={window_id}]"
-    if not run_command(path, f"{criteria} floating enable"):
-        return False
+    deadline = time.monotonic() + timeout_s
+    # sway manages a new X window a little after it is mapped: until then no node matches
+    while not run_command(path, f"{criteria} floating enable", quiet=True):
+        if time.monotonic() > deadline:
+            return run_command(path, f"{criteria} floating enable")  # said why, this time
+        interrupts.sleep(0.05)
     width, height = size
     asked = size
     window = dpy.create_resource_object("window", window_id)
-    deadline = time.monotonic() + timeout_s
     while True:
         run_command(
             path,
@@ -177,12 +181,14 @@ def float_fuse(display: str, window_id: int, scale: int) -> str | None:
         dpy.close()
 
 
-def check_drawn(display: str, window_id: int, found: Callable[[], bool]) -> None:
+def check_drawn(
+    display: str, window_id: int, found: Callable[[], bool], again: str = "attach again"
+) -> None:
     """``Unreadable`` when Fuse draws no picture in a window the desktop sized beyond what
     Fuse allows (sway tiles fuse-gtk so, and fuse-gtk then paints its picture black): the
     message names the desktop and how to float Fuse there. ``found`` says whether the
     picture shows in the window (looked for again at each call); a second without one is
-    taken as none."""
+    taken as none. ``again``: what the person does once they have floated it."""
     deadline = time.monotonic() + 1.0
     while not found():
         if time.monotonic() >= deadline:
@@ -205,10 +211,10 @@ def check_drawn(display: str, window_id: int, found: Callable[[], bool]) -> None
     desktop = wm_name(path) if path else os.environ.get("XDG_CURRENT_DESKTOP") or "the desktop"
     fix = (
         'float it: add  for_window [class="Fuse-gtk"] floating enable  to your sway config '
-        "(or press Mod+Shift+Space on the Fuse window), then attach again"
+        f"(or press Mod+Shift+Space on the Fuse window), then {again}"
         if desktop == "sway"
         else "make the Fuse window float (or give it its own size) in your window manager, "
-        "then attach again"
+        f"then {again}"
     )
     raise Unreadable(
         f"{desktop} made the Fuse window {geometry.width}x{geometry.height}, a size Fuse does "
