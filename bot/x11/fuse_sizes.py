@@ -21,10 +21,13 @@ SCALES = (1, 2, 3)
 @dataclass(frozen=True)
 class FuseSizes:
     """``extra``: what the window adds to its picture (width, height); ``largest``: the
-    largest size it allows, if it says."""
+    largest size it allows, if it says; ``desktop_scale``: 2 where GTK draws everything
+    twice as large (``GDK_SCALE=2``), its smallest picture then 640 pixels wide, smoothly
+    scaled."""
 
     extra: tuple[int, int] = (0, 0)
     largest: tuple[int, int] | None = None
+    desktop_scale: int = 1  # a HiDPI desktop's factor on a window that grows (fuse-gtk)
 
     def at(self, scale: int) -> tuple[int, int]:
         """The window's size with its picture at ``scale``."""
@@ -55,4 +58,5 @@ def fuse_sizes(window) -> FuseSizes:
         hints.min_height - PICTURE_1X[1] * smallest,
     )
     largest = (hints.max_width, hints.max_height) if hints.max_width > 0 else None
-    return FuseSizes(extra, largest)
+    grows = largest is not None and largest[0] > hints.min_width  # fuse-sdl's does not
+    return FuseSizes(extra, largest, smallest if grows else 1)

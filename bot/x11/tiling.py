@@ -204,6 +204,14 @@ def check_drawn(
         path = ipc_socket(dpy, display)
     finally:
         dpy.close()
+    if sizes.desktop_scale > 1:
+        raise Unreadable(
+            f"the desktop draws fuse-gtk {sizes.desktop_scale} times as large (HiDPI), and "
+            "GTK scales Fuse's picture smoothly: its colours blend at every edge, and the "
+            "bot reads a picture in whole blocks only",
+            hint="start your Fuse with GDK_SCALE=1 (its picture can still be large: "
+            "--graphics-filter 3x), then " + again,
+        )
     if sizes.own(geometry.width, geometry.height) or not (
         sizes.beyond(geometry.width, geometry.height) or path
     ):

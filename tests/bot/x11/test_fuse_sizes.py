@@ -66,3 +66,12 @@ def test_fuse_sdl_is_its_picture():
 def test_a_window_with_no_hints_is_taken_as_its_picture():
     for window in (Window(), Gone(), Window(min_width=0, min_height=0, max_width=0)):
         assert fuse_sizes(window) == FuseSizes()
+
+
+def test_a_hidpi_desktop_doubles_fuse_gtk_and_it_is_told():
+    """fuse-gtk under GDK_SCALE=2 (measured): smallest 640x588, largest 2560x2028."""
+    sizes = fuse_sizes(Window(min_width=640, min_height=588, max_width=2560, max_height=2028))
+    assert sizes.desktop_scale == 2
+    assert fuse_sizes(gtk(54)).desktop_scale == 1
+    sdl_2x = Window(min_width=640, min_height=480, max_width=640, max_height=480)
+    assert fuse_sizes(sdl_2x).desktop_scale == 1, "fuse-sdl at 2x is no HiDPI"
