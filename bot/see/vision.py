@@ -239,12 +239,13 @@ def no_colour(row: int, col: int) -> Unreadable:
 
 
 def detect_scale(profile: Profile, frame: np.ndarray) -> int:
-    """1, 2 or 3 from the frame size; ``Unreadable`` for any other size."""
+    """1, 2, 3 or 4 (fuse-gtk's largest) from the frame size; ``Unreadable`` for any
+    other size."""
     w, h = profile.geometry.window
     height, width = frame.shape[:2]
-    for scale in (1, 2, 3):
+    for scale in (1, 2, 3, 4):
         if (width, height) == (w * scale, h * scale):
             return scale
     raise Unreadable(
-        f"a {width}x{height} frame is not the Fuse window at 1x, 2x or 3x ({w}x{h} at 1x)"
+        f"a {width}x{height} frame is not the Fuse window at 1x, 2x, 3x or 4x ({w}x{h} at 1x)"
     )

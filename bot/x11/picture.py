@@ -18,7 +18,7 @@ import numpy as np
 PICTURE_1X = (320, 240)
 SCREEN_1X = (256, 192)  # the Spectrum's screen inside the border
 BORDER_1X = (32, 24)  # the border's width at the sides and height above and below
-SCALES = (3, 2, 1)  # Fuse's whole scales, the largest tried first
+SCALES = (4, 3, 2, 1)  # Fuse's whole scales (fuse-gtk's goes to 4), the largest first
 SAMPLE = 4  # colours are counted on every 4th pixel of every 4th row
 CANDIDATES = 64  # frames checked for whole blocks, at most, a colour and a scale
 # X's 32-bit pixels are B G R X in memory: taking the three channels by index copies a
@@ -108,6 +108,22 @@ def _packed(pixels: np.ndarray) -> np.ndarray:
     return wide.view(np.uint32)[:, :, 0]
 
 
+def _of_scale(picture: np.ndarray, scale: int) -> bool:
+    """Whole blocks at ``scale``, and edges where a picture at that scale has them: the
+    places where a column (a row) differs from the one before lie a multiple of ``scale``
+    apart, and of no larger step. A picture drawn at a larger scale holds smaller frames of
+    one colour round part of its screen, whose edges all lie a multiple of its own scale
+    apart."""
+    if not _whole_blocks(picture, scale):
+        return False
+    steps = [
+        np.flatnonzero((picture[:, 1:] != picture[:, :-1]).any(axis=0)),
+        np.flatnonzero((picture[1:] != picture[:-1]).any(axis=1)),
+    ]
+    edges = np.concatenate([e - e[0] for e in steps if len(e)])
+    return len(edges) == 0 or int(np.gcd.reduce(edges)) == scale
+
+
 def _colours(packed: np.ndarray, least: int) -> list[int]:
     """The colours (packed) with at least ``least`` pixels, counted on a sample, most
     first."""
@@ -161,7 +177,7 @@ def find_picture(pixels: np.ndarray, hint: Box | None = None) -> Box | None:
         for mask in masks:
             for top, left in _frames(mask, scale)[:CANDIDATES]:
                 box = picture_at(int(left), int(top), scale)
-                if _whole_blocks(box.crop(packed), scale):
+                if _of_scale(box.crop(packed), scale):
                     found.append(box)
                     break
         if found:

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from logo_bot.bot.x11 import picture
 from logo_bot.bot.x11.picture import Box, border_holds, find_picture, guess_box, picture_at
 from logo_bot.bot.x11.window import Region
 
@@ -150,3 +151,21 @@ def test_regions_intersect_only_when_they_overlap():
     assert not fuse.intersects(Region(0, 0, 100, 400))  # touching the left edge only
     assert not fuse.intersects(Region(420, 100, 50, 50))
     assert fuse.intersects(Region(400, 300, 50, 50))
+
+
+def test_a_maximised_fuse_gtk_draws_4x_and_it_is_found_so():
+    """openbox maximised fuse-gtk to 1280x987, and it drew its largest scale, 4x (its own
+    size hints allow 1280 pixels): not a 1x picture inside the 4x one's black."""
+    four = game(2).repeat(2, axis=0).repeat(2, axis=1)
+    pixels = window(four, (1280, 987), (0, 27), bars=(27, 0))
+    assert find_picture(pixels) == picture_at(0, 27, 4)
+
+
+def test_a_picture_is_never_taken_at_a_fraction_of_its_scale(monkeypatch):
+    """Were 4x not looked for, the 4x picture's black border and paper would hold 1x and
+    2x frames of black round part of its screen: their blocks are whole at twice their
+    scale too, so none is taken for the picture (it was, at 1x, before 4x was known)."""
+    monkeypatch.setattr(picture, "SCALES", (3, 2, 1))
+    four = game(2).repeat(2, axis=0).repeat(2, axis=1)
+    pixels = window(four, (1280, 987), (0, 27), bars=(27, 0))
+    assert find_picture(pixels) is None
