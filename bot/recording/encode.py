@@ -96,8 +96,7 @@ def encode(
             try:
                 writer.close()
             except BotError as exc:
-                out.error = out.error or exc.message
-                log.warning("no video: %s", exc.message)
+                _no_video(out, exc)
             if out.error is None:
                 out.video, out.codec, out.video_frames = video, writer.codec, writer.frames
         if video is not None and writer is None and out.error is None and out.movie_errors:
@@ -110,8 +109,7 @@ def _write(writer: VideoWriter, frame, out: Encoded) -> None:
     try:
         writer.write(frame)
     except BotError as exc:
-        out.error = exc.message
-        log.warning("no video: %s", exc.message)
+        _no_video(out, exc)
 
 
 def _open(video: Path, frame, zoom: int, out: Encoded) -> VideoWriter | None:
@@ -119,6 +117,13 @@ def _open(video: Path, frame, zoom: int, out: Encoded) -> VideoWriter | None:
     try:
         return open_video(video, (width, height), zoom=zoom)
     except BotError as exc:
-        out.error = exc.message
-        log.warning("no video: %s", exc.message)
+        _no_video(out, exc)
         return None
+
+
+def _no_video(out: Encoded, exc: BotError) -> None:
+    """The video cannot be written: said, unless the end is being forced (a second
+    Ctrl-C): its hooks killed ffmpeg, and the forced end says what happened itself."""
+    interrupts.hold_if_forcing()
+    out.error = out.error or exc.message
+    log.warning("no video: %s", exc.message)

@@ -99,3 +99,24 @@ def test_the_writer_is_discarded_on_an_interrupt(tmp_path, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         encode(segments, VISION, tmp_path / "video.mp4")
     assert (writer.discarded, writer.closed) == (1, 0), "stopped at once, no half video"
+
+
+def test_a_writer_killed_by_a_forced_end_is_not_said_over_it(tmp_path, monkeypatch, caplog):
+    """A second Ctrl-C forces the end, whose hooks kill ffmpeg: the write that fails then
+    waits for the forced end (which exits the process) and logs no 'no video' line among
+    the bot's own messages."""
+    segments = movies(tmp_path, monkeypatch, broken=set())
+    writer = Writer(fail_at=2)
+    monkeypatch.setattr(encode_module, "open_video", lambda *a, **k: writer)
+
+    class ForcedEnd(BaseException):
+        """Stands for the process's exit, which the hold waits for."""
+
+    def hold_if_forcing() -> None:
+        raise ForcedEnd
+
+    monkeypatch.setattr(encode_module.interrupts, "hold_if_forcing", hold_if_forcing)
+    with pytest.raises(ForcedEnd):
+        encode(segments, VISION, tmp_path / "video.mp4")
+    assert "no video" not in caplog.text
+    assert writer.closed == 1 or writer.discarded == 1
