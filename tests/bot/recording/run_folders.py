@@ -6,11 +6,14 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 from PIL import Image
 
+from logo_bot.bot.fuse.assembly import SessionOptions, run_record
+from logo_bot.bot.fuse.session_parts import Segment
 from logo_bot.bot.recording.video import open_video
 
 NASTY = "<script>alert('x')</script> & \"quoted\""
@@ -119,3 +122,15 @@ def make_run(
     }  # fmt: skip
     (folder / "run.json").write_text(json.dumps(run, indent=2))
     return folder
+
+
+def fake_session(folder) -> SimpleNamespace:
+    """What a recording reads of its session: one segment, with the run folder's movie
+    and input recording, of a Fuse the bot started."""
+    return SimpleNamespace(
+        segments=[Segment(1, 0.0, 0.0, 100, folder.rzx, folder.movie)],
+        run_record=run_record(SessionOptions()),
+        attached=False,
+        killed_segments=[],
+        fuse=SimpleNamespace(config=None),
+    )

@@ -6,14 +6,12 @@ run.json, run_end and report.html agree; the stop goes on (exit 130)."""
 from __future__ import annotations
 
 import json
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from faults.folder_check import check_folder
 from logo_bot.bot import interrupts
-from logo_bot.bot.fuse.assembly import SessionOptions, run_record
 from logo_bot.bot.fuse.session_parts import Segment
 from logo_bot.bot.interrupts import Stopped, Terminated
 from logo_bot.bot.play.unattended import RunReport
@@ -24,6 +22,7 @@ from logo_bot.bot.recording.encode import Encoded
 from logo_bot.bot.recording.events import read_events
 from logo_bot.bot.recording.recording import Recording, RecordOptions
 from logo_bot.bot.see.vision import Vision
+from tests.bot.recording.run_folders import fake_session
 
 PROFILE = load_profile("practice")
 
@@ -40,13 +39,7 @@ def complete_run(tmp_path, monkeypatch, frames: int = 400) -> Recording:
     folder = recording.folder
     folder.movie.write_bytes(b"FMF")
     folder.rzx.write_bytes(b"RZX")
-    recording.state.session = SimpleNamespace(
-        segments=[Segment(1, 0.0, 0.0, 100, folder.rzx, folder.movie)],
-        run_record=run_record(SessionOptions()),
-        attached=False,
-        killed_segments=[],
-        fuse=SimpleNamespace(config=None),
-    )
+    recording.state.session = fake_session(folder)
     recording.event("fuse_started", pid=1, display=":1")
     recording.requested = (1, 1)
     recording.report = RunReport(1, 1, status="complete")

@@ -12,7 +12,6 @@ import subprocess
 import sys
 import threading
 import weakref
-from types import SimpleNamespace
 
 import pytest
 
@@ -20,8 +19,6 @@ from faults.folder_check import check_folder
 from faults.kill_round import ProcessWatch, kill_exactly, set_subreaper
 from logo_bot.bot import interrupts, processes
 from logo_bot.bot.commands import runs
-from logo_bot.bot.fuse.assembly import SessionOptions, run_record
-from logo_bot.bot.fuse.session_parts import Segment
 from logo_bot.bot.play.unattended import RunReport
 from logo_bot.bot.profile import load_profile
 from logo_bot.bot.recording import chapters as chapters_module
@@ -30,6 +27,7 @@ from logo_bot.bot.recording.folder import RunFolder
 from logo_bot.bot.recording.recording import Recording, RecordOptions
 from logo_bot.bot.recording.unfinished import read_run
 from logo_bot.bot.recording.video import leftovers
+from tests.bot.recording.run_folders import fake_session
 
 # A run of levels 1-3 whose first level was done as it stopped; its movie gives 200
 # frames, then the bot stops there for good (printing "encoding"), with ffmpeg running.
@@ -44,6 +42,7 @@ from logo_bot.bot.play.unattended import RunReport
 from logo_bot.bot.profile import load_profile
 from logo_bot.bot.recording import encode
 from logo_bot.bot.recording.recording import Recording, RecordOptions
+from tests.bot.recording.run_folders import fake_session
 
 def frames(path):
     for number in range(10**6):
@@ -59,13 +58,7 @@ recording = Recording.start(
 folder = recording.folder
 folder.movie.write_bytes(b"FMF")
 folder.rzx.write_bytes(b"RZX")
-recording.state.session = SimpleNamespace(
-    segments=[Segment(1, 0.0, 0.0, 100, folder.rzx, folder.movie)],
-    run_record=run_record(SessionOptions()),
-    attached=False,
-    killed_segments=[],
-    fuse=SimpleNamespace(config=None),
-)
+recording.state.session = fake_session(folder)
 recording.event("fuse_started", pid=1, display=":1")
 recording.requested = (1, 3)
 recording.report = RunReport(1, 3, status="failed")
@@ -116,13 +109,7 @@ def forced_recording(tmp_path) -> Recording:
         RecordOptions(tmp_path / "runs"), "walkthrough", ["x"], load_profile("practice")
     )
     folder = recording.folder
-    recording.state.session = SimpleNamespace(
-        segments=[Segment(1, 0.0, 0.0, 100, folder.rzx, folder.movie)],
-        run_record=run_record(SessionOptions()),
-        attached=False,
-        killed_segments=[],
-        fuse=SimpleNamespace(config=None),
-    )
+    recording.state.session = fake_session(folder)
     recording.requested = (1, 1)
     recording.report = RunReport(1, 1)
     return recording
