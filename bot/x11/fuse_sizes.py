@@ -13,9 +13,7 @@ from dataclasses import dataclass
 
 from Xlib.error import XError
 
-from logo_bot.bot.x11.picture import PICTURE_1X
-
-SCALES = (1, 2, 3, 4)  # fuse-gtk draws 4x in a window large enough
+from logo_bot.bot.x11.picture import PICTURE_1X, SCALES
 
 
 @dataclass(frozen=True)

@@ -108,11 +108,6 @@ class Grabber:
         if configured or time.monotonic() - self._checked >= every:
             self.refresh_region()
 
-    def _grab_window(self) -> Frame:
-        """The whole window (bars included)."""
-        r = self.region
-        return self._grab_box(Box(0, 0, r.width, r.height))
-
     def grab(self) -> Frame:
         with self._lost:
             self._follow()

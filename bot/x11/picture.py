@@ -59,14 +59,8 @@ def guess_box(width: int, height: int) -> Box:
     return Box(0, 0, width, height)
 
 
-def holds_picture(pixels: np.ndarray, box: Box) -> bool:
-    """Whether ``box`` of ``pixels`` (RGB) is a picture: inside the window, a border of
-    one colour, a screen not all that colour, and whole blocks at its scale."""
-    return _holds(_packed(pixels), box)
-
-
 def border_holds(picture: np.ndarray) -> bool:
-    """Whether a grabbed ``picture`` (RGB, the box's pixels) still has a border of one
+    """Whether a grabbed ``picture`` (the box's pixels, RGB or packed) has a border of one
     colour all round at its scale: the quick check that the box found still holds."""
     scale = max(1, picture.shape[1] // PICTURE_1X[0])
     if picture.shape[:2] != (PICTURE_1X[1] * scale, PICTURE_1X[0] * scale):
@@ -78,6 +72,8 @@ def border_holds(picture: np.ndarray) -> bool:
 
 
 def _holds(packed: np.ndarray, box: Box) -> bool:
+    """Whether ``box`` of the (packed) window is a picture: inside the window, a border
+    of one colour, a screen not all that colour, and whole blocks at its scale."""
     height, width = packed.shape
     scale = box.scale
     if box != picture_at(box.left, box.top, scale) or box.left < 0 or box.top < 0:
@@ -85,10 +81,11 @@ def _holds(packed: np.ndarray, box: Box) -> bool:
     if box.left + box.width > width or box.top + box.height > height:
         return False
     picture = box.crop(packed)
+    if not border_holds(picture):
+        return False
     bx, by = BORDER_1X[0] * scale, BORDER_1X[1] * scale
-    same = picture == picture[0, 0]
-    border = same[:by].all() and same[-by:].all() and same[:, :bx].all() and same[:, -bx:].all()
-    return bool(border) and not same[by:-by, bx:-bx].all() and _whole_blocks(picture, scale)
+    screen = picture[by:-by, bx:-bx]
+    return not (screen == picture[0, 0]).all() and _whole_blocks(picture, scale)
 
 
 def _whole_blocks(picture: np.ndarray, scale: int) -> bool:
