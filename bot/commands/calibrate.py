@@ -153,6 +153,7 @@ def check(options: Check) -> int:
         if placement is None
         else f"found the game at {placement.scale}x, window origin ({placement.left}, "
         f"{placement.top}) in a {image.shape[1]}x{image.shape[0]} image"
+        + (f", drawn {placement.smooth}x larger, smoothed (HiDPI)" if placement.smooth > 1 else "")
     )
     save_annotated(options.out, frame, vision, [where])
     print(where)

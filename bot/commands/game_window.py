@@ -20,10 +20,12 @@ def game_window(profile: Profile, image: np.ndarray) -> tuple[np.ndarray, Placem
     desktop lie around it), else as ``window_of`` finds it (the image itself, or a level
     in it)."""
     box = find_picture(image)
-    if box is not None and box.width == box.scale * profile.geometry.window[0]:
-        frame = box.crop(image)
+    if box is not None and box.width == box.size * profile.geometry.window[0]:
+        frame = box.picture(box.crop(image))
         with contextlib.suppress(Unreadable):  # a picture, but not the game's
             what_is_shown(profile, frame)
             whole = (box.width, box.height) == (image.shape[1], image.shape[0])
-            return frame, None if whole else Placement(box.scale, box.left, box.top)
+            if whole and box.smooth == 1:
+                return frame, None
+            return frame, Placement(box.scale, box.left, box.top, box.smooth)
     return window_of(profile, image)

@@ -203,7 +203,10 @@ def text(info: dict[str, object]) -> str:
         return f"not the game: {info['error']}"
     lines = [f"scale {info['scale']}x, level on screen: {'yes' if info['level_shown'] else 'no'}"]
     if found := info.get("found_at"):
-        lines.append(f"the Fuse window's picture is at ({found['left']}, {found['top']})")  # type: ignore[index]
+        where = f"the Fuse window's picture is at ({found['left']}, {found['top']})"  # type: ignore[index]
+        if smooth := found.get("smoothed"):  # type: ignore[union-attr]
+            where += f", drawn {smooth}x larger, smoothed (a HiDPI desktop's)"
+        lines.append(where)
     for name in ("target", "board"):
         if name in info:
             lines += [f"{name}:"] + [f"  {row}" for row in info[name]]  # type: ignore[union-attr]
@@ -287,5 +290,7 @@ def show(options: ShowOptions) -> int:
     info = describe(profile, frame)
     if placement is not None:
         info["found_at"] = {"scale": placement.scale, "left": placement.left, "top": placement.top}
+        if placement.smooth > 1:
+            info["found_at"]["smoothed"] = placement.smooth
     print(json.dumps(info, indent=2) if options.json else text(info))
     return 0 if "plan" in info else 1

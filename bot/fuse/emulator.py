@@ -42,6 +42,9 @@ class FuseConfig:
     statusbar: bool = False
     extra_args: tuple[str, ...] = ()
     build: str = "sdl"  # "sdl" (fuse-sdl) or "gtk" (fuse-gtk, with a menu bar)
+    # fuse-gtk's GDK_SCALE: 1 draws the picture at the scale asked, in whole blocks; None
+    # leaves the desktop's (a HiDPI desktop's draws it larger again, smoothly)
+    gtk_scale: int | None = 1
 
     @property
     def binary_name(self) -> str:
@@ -173,7 +176,8 @@ class Fuse:
             env["NO_AT_BRIDGE"] = "1"  # fuse-gtk: no accessibility bus to wait for
             # fuse-gtk: the picture at the scale asked, in whole blocks: a HiDPI desktop's
             # scale (GDK_SCALE, or its settings daemon's) would smooth it larger
-            env["GDK_SCALE"] = "1"
+            if config.gtk_scale is not None:
+                env["GDK_SCALE"] = str(config.gtk_scale)
             with open(log_path, "wb") as log:
                 process = processes.start(
                     config.command(binary),

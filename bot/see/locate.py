@@ -19,9 +19,14 @@ from logo_bot.bot.see.vision import Vision
 
 @dataclass(frozen=True)
 class Placement:
+    """Where the game's window was found in an image: at Fuse's ``scale``, its top-left
+    pixel at (``left``, ``top``), ``smooth`` times as large again where a HiDPI desktop
+    drew it smoothed (``crop`` is for a picture drawn as Fuse draws it)."""
+
     scale: int
     left: int
     top: int
+    smooth: int = 1
 
     def crop(self, image: np.ndarray, profile: Profile) -> np.ndarray:
         w, h = profile.geometry.window

@@ -114,7 +114,7 @@ class Grabber:
             frame = self._grab_box(self.box)
             if self._place.settling():
                 frame = self._place.settled(frame, self._look_again)
-            return frame
+            return self.box.picture(frame)
 
     def _look_again(self) -> None:
         self.refresh_region(look=True)

@@ -6,19 +6,25 @@ fuse-sdl's window is the picture; fuse-gtk draws a menu bar above it and a statu
 below it, both as tall as the desktop's font makes them, and fills the rest of a window
 made larger than the picture (a tiler's, a maximised one) with black. None of that is
 assumed here: the picture is the rectangle whose border is one colour all round, whose
-screen shows something, and whose blocks are whole at its scale.
+screen shows something, and whose blocks are whole at its scale. A HiDPI desktop's
+fuse-gtk (``GDK_SCALE``) shows it larger again, smoothed: then the blocks are blends, whose
+own colours ``bot.x11.smoothing`` reads.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
+
+from logo_bot.bot.x11.smoothing import FACTORS, unsmoothed
 
 PICTURE_1X = (320, 240)
 SCREEN_1X = (256, 192)  # the Spectrum's screen inside the border
 BORDER_1X = (32, 24)  # the border's width at the sides and height above and below
 SCALES = (4, 3, 2, 1)  # Fuse's whole scales (fuse-gtk's goes to 4), the largest first
+# the scales in window pixels, the largest first: Fuse's, and Fuse's smoothed by a factor
+SIZES = sorted({s * f for s in SCALES for f in (1, *FACTORS)}, reverse=True)
 SAMPLE = 4  # colours are counted on every 4th pixel of every 4th row
 CANDIDATES = 64  # frames checked for whole blocks, at most, a colour and a scale
 # X's 32-bit pixels are B G R X in memory: taking the three channels by index copies a
@@ -28,25 +34,41 @@ BGR_TO_RGB = [2, 1, 0]
 
 @dataclass(frozen=True)
 class Box:
-    """A rectangle inside the window, in window pixels."""
+    """A rectangle inside the window, in window pixels; ``smooth``: the factor a HiDPI
+    desktop's toolkit drew the picture in it larger by, smoothly (1: as Fuse drew it)."""
 
     left: int
     top: int
     width: int
     height: int
+    smooth: int = 1
 
     def crop(self, pixels: np.ndarray) -> np.ndarray:
         return pixels[self.top : self.top + self.height, self.left : self.left + self.width]
 
     @property
-    def scale(self) -> int:
-        """The picture's scale when the box holds one (its width over 320)."""
+    def size(self) -> int:
+        """Window pixels a Spectrum pixel when the box holds a picture (its width over 320)."""
         return max(1, self.width // PICTURE_1X[0])
 
+    @property
+    def scale(self) -> int:
+        """Fuse's own scale of the picture the box holds."""
+        return max(1, self.size // self.smooth)
 
-def picture_at(left: int, top: int, scale: int) -> Box:
-    """The box of a picture at ``scale`` whose top-left pixel is (``left``, ``top``)."""
-    return Box(left, top, PICTURE_1X[0] * scale, PICTURE_1X[1] * scale)
+    def picture(self, pixels: np.ndarray) -> np.ndarray:
+        """The picture as Fuse drew it, in the box's ``pixels`` (RGB, the box's size)."""
+        if self.smooth == 1:
+            return pixels
+        found = unsmoothed(pixels, self.smooth)
+        assert found is not None  # only a strict reading refuses
+        return found
+
+
+def picture_at(left: int, top: int, size: int, smooth: int = 1) -> Box:
+    """The box of a picture ``size`` window pixels a Spectrum pixel, whose top-left pixel
+    is (``left``, ``top``)."""
+    return Box(left, top, PICTURE_1X[0] * size, PICTURE_1X[1] * size, smooth)
 
 
 def guess_box(width: int, height: int) -> Box:
@@ -59,33 +81,52 @@ def guess_box(width: int, height: int) -> Box:
     return Box(0, 0, width, height)
 
 
-def border_holds(picture: np.ndarray) -> bool:
+def border_holds(picture: np.ndarray, margin: int = 0) -> bool:
     """Whether a grabbed ``picture`` (the box's pixels, RGB or packed) has a border of one
-    colour all round at its scale: the quick check that the box found still holds."""
-    scale = max(1, picture.shape[1] // PICTURE_1X[0])
-    if picture.shape[:2] != (PICTURE_1X[1] * scale, PICTURE_1X[0] * scale):
+    colour all round at its scale, but for ``margin`` pixels next to the screen (where a
+    smoothed picture blends them): the quick check that the box found still holds."""
+    size = max(1, picture.shape[1] // PICTURE_1X[0])
+    if picture.shape[:2] != (PICTURE_1X[1] * size, PICTURE_1X[0] * size):
         return False
-    bx, by = BORDER_1X[0] * scale, BORDER_1X[1] * scale
+    bx, by = BORDER_1X[0] * size - margin, BORDER_1X[1] * size - margin
     colour = picture[0, 0]
     strips = (picture[:by], picture[-by:], picture[by:-by, :bx], picture[by:-by, -bx:])
     return all(bool((strip == colour).all()) for strip in strips)
 
 
-def _holds(packed: np.ndarray, box: Box) -> bool:
-    """Whether ``box`` of the (packed) window is a picture: inside the window, a border
-    of one colour, a screen not all that colour, and whole blocks at its scale."""
-    height, width = packed.shape
+def margin_of(box: Box) -> int:
+    """The pixels next to the screen that ``border_holds`` leaves out for ``box``."""
+    return 1 if box.smooth > 1 else 0
+
+
+def _holds(pixels: np.ndarray, box: Box) -> bool:
+    """Whether ``box`` of the window's ``pixels`` (RGB) still shows the picture found
+    there (``_shows``, its blocks whole)."""
+    height, width = pixels.shape[:2]
+    inside = box.left + box.width <= width and box.top + box.height <= height
+    return box.left >= 0 and box.top >= 0 and inside and _shows(box.crop(pixels), box)
+
+
+def _shows(picture: np.ndarray, box: Box, exact: bool = False) -> bool:
+    """Whether ``picture`` (RGB, ``box``'s pixels) is a Spectrum picture as ``box`` says:
+    a border of one colour, a screen not all that colour, and whole blocks at its scale
+    (``exact``: with its edges where its scale puts them, ``_of_scale``). Smoothed, all of
+    that holds in the picture read from its blends."""
+    if box != picture_at(box.left, box.top, box.size, box.smooth):
+        return False
+    if box.smooth > 1:
+        if not border_holds(_packed(picture), margin_of(box)):
+            return False
+        own = unsmoothed(picture, box.smooth, strict=True)
+        if own is None:
+            return False
+        picture = own
+    packed = _packed(picture)
     scale = box.scale
-    if box != picture_at(box.left, box.top, scale) or box.left < 0 or box.top < 0:
-        return False
-    if box.left + box.width > width or box.top + box.height > height:
-        return False
-    picture = box.crop(packed)
-    if not border_holds(picture):
-        return False
     bx, by = BORDER_1X[0] * scale, BORDER_1X[1] * scale
-    screen = picture[by:-by, bx:-bx]
-    return not (screen == picture[0, 0]).all() and _whole_blocks(picture, scale)
+    if not border_holds(packed) or (packed[by:-by, bx:-bx] == packed[0, 0]).all():
+        return False
+    return _of_scale(packed, scale) if exact else _whole_blocks(packed, scale)
 
 
 def _whole_blocks(picture: np.ndarray, scale: int) -> bool:
@@ -129,14 +170,21 @@ def _colours(packed: np.ndarray, least: int) -> list[int]:
     return [int(v) for v, n in zip(values[order], counts[order], strict=True) if n >= least]
 
 
-def _frames(mask: np.ndarray, scale: int) -> np.ndarray:
-    """(top, left) of every picture at ``scale`` whose border is all ``mask`` and whose
-    screen is not, top rows first (an integral image: every place in one pass)."""
-    height, width = mask.shape
-    w, h = PICTURE_1X[0] * scale, PICTURE_1X[1] * scale
-    tops, lefts = height - h + 1, width - w + 1
-    total = np.zeros((height + 1, width + 1), np.int32)
+def _integral(mask: np.ndarray) -> np.ndarray:
+    """The sums of ``mask`` over every rectangle from the top left (one row and one
+    column of zeros first)."""
+    total = np.zeros((mask.shape[0] + 1, mask.shape[1] + 1), np.int32)
     total[1:, 1:] = mask.cumsum(axis=0, dtype=np.int32).cumsum(axis=1, dtype=np.int32)
+    return total
+
+
+def _frames(total: np.ndarray, size: int) -> np.ndarray:
+    """(top, left) of every picture ``size`` pixels a Spectrum pixel whose border is all
+    of a mask and whose screen is not, top rows first, from the mask's ``_integral``
+    (every place in one pass). Above 1, the border's pixel next to the screen may differ
+    (a smoothed picture's blend)."""
+    w, h = PICTURE_1X[0] * size, PICTURE_1X[1] * size
+    tops, lefts = total.shape[0] - h, total.shape[1] - w
 
     def sums(dx: int, dy: int, rw: int, rh: int) -> np.ndarray:
         def at(y: int, x: int) -> np.ndarray:
@@ -144,37 +192,49 @@ def _frames(mask: np.ndarray, scale: int) -> np.ndarray:
 
         return at(dy + rh, dx + rw) - at(dy, dx + rw) - at(dy + rh, dx) + at(dy, dx)
 
-    sw, sh = SCREEN_1X[0] * scale, SCREEN_1X[1] * scale
-    screen = sums(BORDER_1X[0] * scale, BORDER_1X[1] * scale, sw, sh)
-    border = sums(0, 0, w, h) - screen
-    return np.argwhere((border == w * h - sw * sh) & (screen < sw * sh))
+    m = 1 if size > 1 else 0
+    bx, by, sw, sh = (v * size for v in (*BORDER_1X, *SCREEN_1X))
+    screen = sums(bx, by, sw, sh)
+    inner = sums(bx - m, by - m, sw + 2 * m, sh + 2 * m)
+    border = sums(0, 0, w, h) - inner
+    return np.argwhere((border == w * h - (sw + 2 * m) * (sh + 2 * m)) & (screen < sw * sh))
+
+
+def _picture_in(pixels: np.ndarray, left: int, top: int, size: int) -> Box | None:
+    """The picture ``size`` window pixels a Spectrum pixel at (``left``, ``top``) of the
+    window's ``pixels``, as Fuse drew it or smoothed (see ``_shows``); None for none."""
+    for smooth in (1, *FACTORS):
+        box = picture_at(left, top, size, smooth)
+        if size % smooth == 0 and size // smooth in SCALES and _shows(box.crop(pixels), box, True):
+            return box
+    return None
 
 
 def find_picture(pixels: np.ndarray, hint: Box | None = None) -> Box | None:
     """The Spectrum picture in a window's ``pixels`` (RGB), or None where none shows.
 
     ``hint`` (the box found before) is only a first guess: it is kept when the pixels
-    still show a picture there. Otherwise every scale is tried, the largest first. Where
-    the border's colour runs on into what lies around it (fuse-gtk's black fill), the
-    picture could sit at several places; the topmost, then leftmost, is taken, which is
-    where Fuse draws it.
+    still show a picture there. Otherwise every size is tried, the largest first, each
+    as Fuse draws it and smoothed by a HiDPI desktop. Where the border's colour runs on
+    into what lies around it (fuse-gtk's black fill), the picture could sit at several
+    places; the topmost, then leftmost, is taken, which is where Fuse draws it.
     """
-    if hint is not None and _holds(_packed(hint.crop(pixels)), replace(hint, left=0, top=0)):
+    if hint is not None and _holds(pixels, hint):
         return hint
     packed = _packed(pixels)
     height, width = packed.shape
-    fits = [s for s in SCALES if PICTURE_1X[0] * s <= width and PICTURE_1X[1] * s <= height]
+    fits = [s for s in SIZES if PICTURE_1X[0] * s <= width and PICTURE_1X[1] * s <= height]
     if not fits:
         return None
     least_border = (PICTURE_1X[0] * PICTURE_1X[1] - SCREEN_1X[0] * SCREEN_1X[1]) * min(fits) ** 2
     colours = _colours(packed, least_border // (SAMPLE * SAMPLE) // 2)
-    masks = [packed == colour for colour in colours]
-    for scale in fits:
+    totals = [_integral(packed == colour) for colour in colours]
+    for size in fits:
         found = []
-        for mask in masks:
-            for top, left in _frames(mask, scale)[:CANDIDATES]:
-                box = picture_at(int(left), int(top), scale)
-                if _of_scale(box.crop(packed), scale):
+        for total in totals:
+            for top, left in _frames(total, size)[:CANDIDATES]:
+                box = _picture_in(pixels, int(left), int(top), size)
+                if box is not None:
                     found.append(box)
                     break
         if found:

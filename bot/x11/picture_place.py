@@ -18,7 +18,7 @@ from Xlib.error import ConnectionClosedError
 
 from logo_bot.bot import interrupts
 from logo_bot.bot.errors import DisplayLost
-from logo_bot.bot.x11.picture import Box, border_holds, find_picture, guess_box
+from logo_bot.bot.x11.picture import Box, border_holds, find_picture, guess_box, margin_of
 
 log = logging.getLogger(__name__)
 
@@ -70,11 +70,15 @@ class PicturePlace:
 
     def _holds(self) -> bool:
         try:
-            return border_holds(self._read(self.box))
+            return self.shows(self._read(self.box))
         except (DisplayLost, ConnectionClosedError):
             raise
         except Exception:  # the window cannot be read now: look for the picture again
             return False
+
+    def shows(self, pixels: np.ndarray) -> bool:
+        """Whether ``pixels`` (the box read) show a border of one colour all round."""
+        return border_holds(pixels, margin_of(self.box))
 
     def settling(self) -> bool:
         """Whether the window was resized lately (reads are checked)."""
@@ -84,7 +88,7 @@ class PicturePlace:
         """``frame`` (the box read) once the picture shows whole in it: until then, for up
         to ``settle_s`` after the resize, ``refresh()`` looks again and the box is read
         again, rather than a picture read wrong."""
-        while not (self.found and border_holds(frame)):
+        while not (self.found and self.shows(frame)):
             if not self.settling():
                 break
             interrupts.sleep(0.01)

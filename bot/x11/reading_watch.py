@@ -100,7 +100,8 @@ class LinkedWatch(DamageWatch):
             drawn = self._take_drawn()
             if drawn and self.clears:
                 self._link.send(self._subtract)
-            frame = self._read(box)
+            # a smoothed picture (a HiDPI desktop's) is read back to Fuse's by the grabber
+            frame = self._read(box) if box.smooth == 1 else None
             if frame is None:
                 frame = self._grabbed(grab, drawn)
             self._count(self._link.take_events())

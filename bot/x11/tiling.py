@@ -207,8 +207,8 @@ def check_drawn(
     if sizes.desktop_scale > 1:
         raise Unreadable(
             f"the desktop draws fuse-gtk {sizes.desktop_scale} times as large (HiDPI), and "
-            "GTK scales Fuse's picture smoothly: its colours blend at every edge, and the "
-            "bot reads a picture in whole blocks only",
+            "GTK scales Fuse's picture smoothly: the bot reads it so at 2 and 3 times, "
+            "and found no picture it could read in this window",
             hint="start your Fuse with GDK_SCALE=1 (its picture can still be large: "
             "--graphics-filter 3x), then " + again,
         )

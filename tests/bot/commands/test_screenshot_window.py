@@ -11,7 +11,7 @@ from PIL import Image
 from logo_bot.bot.commands.game_window import game_window
 from logo_bot.bot.profile import load_profile
 from logo_bot.bot.see.shown import what_is_shown
-from tests.bot.x11.test_picture import DARK_GREY, FIXTURES, GTK_GREY, game, window
+from tests.bot.x11.test_picture import DARK_GREY, FIXTURES, GTK_GREY, HIDPI, game, window
 
 PROFILE = load_profile("practice")
 
@@ -63,3 +63,15 @@ def test_a_picture_like_rectangle_that_is_not_the_game_is_passed_over():
     frame, placement = game_window(PROFILE, desktop)
     assert np.array_equal(frame, game(2))
     assert placement is not None and (placement.left, placement.top) == (600, 300)
+
+
+def test_a_screenshot_of_a_hidpi_fuse_gtk_is_read_as_fuse_drew_it():
+    """A real fuse-gtk window under GDK_SCALE=2: GTK drew the 1x picture twice as large,
+    smoothly. It is found, and read as the same Fuse under GDK_SCALE=1 showed it."""
+    shot = np.asarray(Image.open(HIDPI / "gtk_hidpi_window.png").convert("RGB"))
+    twin = np.asarray(Image.open(HIDPI / "gtk_hidpi_twin.png").convert("RGB"))
+    frame, placement = game_window(PROFILE, shot)
+    assert np.array_equal(frame, twin)
+    assert placement is not None
+    assert (placement.scale, placement.top, placement.smooth) == (1, 54, 2)
+    assert what_is_shown(PROFILE, frame) == "level"

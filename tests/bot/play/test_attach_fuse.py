@@ -48,9 +48,18 @@ LEVELS = {lv.number: lv.board for lv in load_level_list(PROFILE.resolve(PROFILE.
 class Person:
     """Someone at the display with their own Fuse: slow, careful key presses."""
 
-    def __init__(self, display: str, speed: int = 200, scale: int = 1, build: str = "sdl") -> None:
+    def __init__(
+        self,
+        display: str,
+        speed: int = 200,
+        scale: int = 1,
+        build: str = "sdl",
+        gtk_scale: int | None = 1,
+    ) -> None:
         snapshot = PROFILE.resolve(PROFILE.game["snapshot"])
-        config = FuseConfig(snapshot=snapshot, speed=speed, scale=scale, build=build)
+        config = FuseConfig(
+            snapshot=snapshot, speed=speed, scale=scale, build=build, gtk_scale=gtk_scale
+        )
         self.fuse = Fuse.start(config, display)
         self.scale = scale
         self.keys = X11Keys(display, self.fuse.window_id, XTestDelivery, KeyTiming(120, 120))

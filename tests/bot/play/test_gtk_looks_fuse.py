@@ -1,8 +1,9 @@
 """End-to-end: fuse-gtk on desktops that look otherwise than the test bench: Noto Sans (a
-machine with GNOME's or KDE's packages), a large UI font, a dark theme. The bars above
-and below the picture change height and colour; the bot finds the picture by what it
-shows, in a Fuse it starts and in a person's Fuse it takes over mid-level, and plays
-levels 1-3 with the fewest keys."""
+machine with GNOME's or KDE's packages), a large UI font, a dark theme, HiDPI (the
+desktop's settings at 200 %). The bars above and below the picture change height and
+colour, and on HiDPI GTK draws a person's Fuse twice as large, smoothly; the bot finds
+the picture by what it shows, in a Fuse it starts and in a person's Fuse it takes over
+mid-level, and plays levels 1-3 with the fewest keys."""
 
 from __future__ import annotations
 
@@ -39,6 +40,8 @@ LOOKS = {
     "noto": {"family": "noto"},
     "large-font": {"settings": {"font": "DejaVu Sans 16"}},
     "dark-theme": {"env": {"GTK_THEME": "Adwaita:dark"}},
+    # a person's Fuse takes the desktop's scale (the bot's own keeps its picture whole)
+    "hidpi": {"settings": {"scale": 2}, "person": {"gtk_scale": None, "scale": 1}},
 }
 
 
@@ -72,9 +75,10 @@ def assert_the_look_took(look: str, person: Person) -> None:
     one): its height (where the picture was found below it), or its colour."""
     menu = person.grabber.box.top
     assert person.grabber.found, "the person's picture was found"
+    assert person.grabber.box.smooth == (2 if look == "hidpi" else 1), person.grabber.box
     if look == "noto":
         assert menu == MENU["noto"], menu
-    elif look == "large-font":
+    elif look in ("large-font", "hidpi"):
         assert menu > MENU["dejavu"] + 5, menu
     else:
         assert menu >= MENU["dejavu"], menu
@@ -118,7 +122,9 @@ def test_a_fuse_gtk_the_bot_starts_on_a_desktop_of_another_look(look, tmp_path, 
 @pytest.mark.parametrize("look", list(LOOKS))
 def test_a_persons_fuse_gtk_on_a_desktop_of_another_look_is_taken_over(look, tmp_path, monkeypatch):
     with desktop("openbox") as server, looking(look, server.display, tmp_path, monkeypatch):
-        person = Person(server.display, scale=2, build="gtk")
+        person = Person(
+            server.display, **{"scale": 2, "build": "gtk", **LOOKS[look].get("person", {})}
+        )
         try:
             person.to_level_1()
             assert_the_look_took(look, person)

@@ -9,9 +9,12 @@ from PIL import Image
 
 from logo_bot.bot.x11 import picture
 from logo_bot.bot.x11.picture import Box, border_holds, find_picture, guess_box, picture_at
+from logo_bot.bot.x11.smoothing import smoothed
 from logo_bot.bot.x11.window import Region
 
 FIXTURES = Path(__file__).parents[1] / "see" / "fixtures"
+# fuse-gtk 1x under GDK_SCALE=2 (the whole window), and under GDK_SCALE=1 (its picture)
+HIDPI = Path(__file__).parent / "fixtures"
 GTK_GREY = (246, 245, 244)
 DARK_GREY = (53, 53, 53)  # a dark theme's bars
 
@@ -169,3 +172,46 @@ def test_a_picture_is_never_taken_at_a_fraction_of_its_scale(monkeypatch):
     four = game(2).repeat(2, axis=0).repeat(2, axis=1)
     pixels = window(four, (1280, 987), (0, 27), bars=(27, 0))
     assert find_picture(pixels) is None
+
+
+def hidpi(scale: int, factor: int = 2) -> np.ndarray:
+    """A level as fuse-gtk draws it at ``scale`` on a HiDPI desktop: GTK paints it
+    ``factor`` times as large, smoothly (Fuse's colours at 24 bits)."""
+    own = game(scale)
+    own = np.where(own > 200, 255, own).astype(np.uint8)  # the recording's BRIGHT is 16-bit
+    return smoothed(own, factor)
+
+
+@pytest.mark.parametrize("factor", [2, 3])
+@pytest.mark.parametrize("scale", [1, 2])
+@pytest.mark.parametrize(
+    ("at", "bars", "fill"),
+    [
+        ((0, 54), (54, 0), (0, 0, 0)),
+        ((0, 50), (50, 54), (0, 0, 0)),
+        ((9, 31), (0, 0), (40, 40, 40)),
+    ],
+)
+def test_a_picture_a_hidpi_desktop_smoothed_is_found_to_the_pixel(factor, scale, at, bars, fill):
+    picture = hidpi(scale, factor)
+    size = (picture.shape[1] + at[0] + 30, picture.shape[0] + sum(bars) + 40)
+    pixels = window(picture, size, at, fill=fill, bars=bars)
+    found = find_picture(pixels)
+    assert found == picture_at(*at, scale * factor, smooth=factor)
+    assert found.scale == scale
+    assert find_picture(pixels, hint=found) == found
+
+
+def test_a_real_hidpi_fuse_gtk_window_is_found_and_read():
+    window_pixels = np.asarray(Image.open(HIDPI / "gtk_hidpi_window.png").convert("RGB"))
+    twin = np.asarray(Image.open(HIDPI / "gtk_hidpi_twin.png").convert("RGB"))
+    found = find_picture(window_pixels)
+    assert found == Box(0, 54, 640, 480, smooth=2)
+    np.testing.assert_array_equal(found.picture(found.crop(window_pixels)), twin)
+
+
+def test_a_picture_as_fuse_draws_it_is_never_taken_for_a_smoothed_one():
+    for scale in (2, 4):
+        own = game(2).repeat(scale // 2, 0).repeat(scale // 2, 1)
+        pixels = window(own, (1300, 1000), (0, 27), bars=(27, 0))
+        assert find_picture(pixels) == picture_at(0, 27, scale)
