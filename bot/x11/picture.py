@@ -60,7 +60,7 @@ class Box:
         """The picture as Fuse drew it, in the box's ``pixels`` (RGB, the box's size)."""
         if self.smooth == 1:
             return pixels
-        found = unsmoothed(pixels, self.smooth)
+        found = unsmoothed(pixels, self.smooth, self.scale)
         assert found is not None  # only a strict reading refuses
         return found
 
@@ -117,7 +117,7 @@ def _shows(picture: np.ndarray, box: Box, exact: bool = False) -> bool:
     if box.smooth > 1:
         if not border_holds(_packed(picture), margin_of(box)):
             return False
-        own = unsmoothed(picture, box.smooth, strict=True)
+        own = unsmoothed(picture, box.smooth, box.scale, strict=True)
         if own is None:
             return False
         picture = own

@@ -42,7 +42,9 @@ def test_a_real_hidpi_fuse_gtk_reads_as_the_same_fuse_at_gdk_scale_1():
 @pytest.mark.parametrize("scale", [1, 2, 3])
 def test_a_picture_smoothed_larger_reads_back_exactly(factor, scale):
     own = level(scale)
-    np.testing.assert_array_equal(unsmoothed(smoothed(own, factor), factor, strict=True), own)
+    np.testing.assert_array_equal(
+        unsmoothed(smoothed(own, factor), factor, scale, strict=True), own
+    )
 
 
 def test_a_blend_is_read_as_the_pixel_the_neighbours_explain():
