@@ -26,7 +26,7 @@ from logo_bot.bot.play.run_report import RunReport
 LEVEL_PARTS = {
     "keys_held": "keys held (press to release)",
     "keys_up": "keys up (the gap before a press)",
-    "key_events": "X round trips: key events (focus checked, server grabbed)",
+    "key_events": "X round trips: key events (focus checked)",
     "focus_checks": "X round trips: focus and cover checks before a burst",
     "frame_wait": "waiting for frames to re-read (cursor, board)",
     "grab": "pixel grabs",
