@@ -38,7 +38,7 @@ for arg in "$@"; do
     case "$arg" in
         --no-apt) want_apt=0 ;;
         --play) play_only=1 ;;
-        -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
         *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
     esac
 done
