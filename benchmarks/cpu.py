@@ -1,7 +1,7 @@
-"""What the walkthrough costs the machine (issue 33): CPU of the bot, Fuse and Xvfb.
+"""What the walkthrough costs the machine: CPU of the bot, Fuse and Xvfb.
 
     .venv/bin/python -m benchmarks.cpu                       # levels 1-20 at 100 % and 200 %
-    .venv/bin/python -m benchmarks.cpu --levels 1-100        # the issue's whole walkthrough
+    .venv/bin/python -m benchmarks.cpu --levels 1-100        # the whole walkthrough
 
 Plays the practice game headless, in this process, as ``benchmarks/walkthrough.py`` does,
 and prints for each speed: the CPU seconds (user + system) of the bot (this process, its
@@ -114,7 +114,7 @@ def run(profile: Profile, first: int, last: int, speed: int) -> Cost:
         wall = time.monotonic() - started
         own1 = Own.now()
         fuse1, xvfb1 = (process_cpu(pid) for pid in pids)
-        picture = session.run_record.get("picture", "polling (before issue 33)")
+        picture = session.run_record.get("picture", "polling (not recorded)")
     pace = Pace.from_report(report, speed, wall, transition_seconds(first, last, speed))
     return Cost(
         speed,

@@ -1,4 +1,4 @@
-"""Where the bot's CPU goes in a walkthrough (issue 33): the CPU time of each part.
+"""Where the bot's CPU goes in a walkthrough: the CPU time of each part.
 
     .venv/bin/python -m benchmarks.cpu_parts                 # levels 1-20 at 100 %
     .venv/bin/python -m benchmarks.cpu_parts --speed 200 --levels 1-5

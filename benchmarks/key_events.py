@@ -1,4 +1,4 @@
-"""X round trips per key: the guarded key events before and after issue 24, in one run.
+"""X round trips per key: the guarded key events of an older key driver and today's, in one run.
 
     .venv/bin/python benchmarks/key_events.py --speed 200 --bursts 60 --keys 9
 
@@ -62,7 +62,8 @@ class TimedKeys(X11Keys):
 
 
 class BeforeKeys(TimedKeys):
-    """The driver as it was before issue 24 (kept here only, to compare in one run)."""
+    """The older driver: checks before every burst and press (kept here only, to compare
+    in one run)."""
 
     def _start_burst(self) -> None:
         started = time.perf_counter()

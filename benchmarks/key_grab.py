@@ -6,7 +6,7 @@ with and without it, in one run.
 On a private Xvfb a plain window stands for Fuse's. The bot's connection sends key events
 addressed to it (``window_keys.send_key``, a release after each press), each after a
 focus check, with a round trip after each, as ``WindowKeys`` does: ``grabbed`` with the
-server grabbed around the check and the event (the way before issue 30), ``ungrabbed``
+server grabbed around the check and the event (as ``--keys xtest`` sends), ``ungrabbed``
 without. Meanwhile a second client (standing for every other program on the person's
 display) asks the server for the focus in a loop; its slowest answers show how long the
 grab held it. Prints ms per event for each way, the second client's p50/p99/max wait,

@@ -1,4 +1,4 @@
-"""The walkthrough's pace and where its time goes, as Markdown tables (issue 24).
+"""The walkthrough's pace and where its time goes, as Markdown tables.
 
 Built from what a run says about itself: ``levels[].seconds``, ``totals.keys_sent`` and
 ``time_spent`` in run.json (``Pace.from_run_json``), or the same figures of a run played
@@ -26,7 +26,7 @@ from logo_bot.bot.play.run_report import RunReport
 LEVEL_PARTS = {
     "keys_held": "keys held (press to release)",
     "keys_up": "keys up (the gap before a press)",
-    "key_events": "X round trips: key events (focus checked, server grabbed)",
+    "key_events": "X round trips: key events (focus checked)",
     "focus_checks": "X round trips: focus and cover checks before a burst",
     "frame_wait": "waiting for frames to re-read (cursor, board)",
     "grab": "pixel grabs",
@@ -135,7 +135,7 @@ class Pace:
 
 
 def pace_table(rows: list[Pace]) -> str:
-    """The issue's table: wall, time in levels, keys per second, ms per key, ratio."""
+    """The pace table: wall, time in levels, keys per second, ms per key, ratio."""
     out = [
         "| speed | levels | wall | in levels | keys | keys per second in levels | ms per key "
         "| 2 frames per key | ratio |",

@@ -156,7 +156,7 @@ def table(rows: list[Figures], first: int, last: int) -> str:
     return "\n".join(out)
 
 
-# The pace goals (issue 24): ms per key in levels against two emulated frames, with no
+# The pace goals: ms per key in levels against two emulated frames, with no
 # press gone wrong in play, and 100 levels' wall time, per speed.
 PACE_RATIO = 1.10
 WALL_GOALS = {100: 8 * 60 + 45, 200: 4 * 60 + 30}

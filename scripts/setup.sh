@@ -3,41 +3,48 @@
 # at the repository root with the project installed, and the practice game
 # built. Safe to run again: it only does what is missing.
 #
-#   ./scripts/setup.sh            everything
+#   ./scripts/setup.sh            everything: playing, the tests and the benchmarks
+#   ./scripts/setup.sh --play     only what playing needs (no test tools, no extras)
 #   ./scripts/setup.sh --no-apt   skip the Debian packages (install them yourself)
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
 
-apt_packages=(
+play_packages=(
     fuse-emulator-sdl     # the emulator the bot plays in
-    fuse-emulator-gtk     # the GTK build (--fuse gtk), with its menu and status bars
     opense-basic          # free 48K ROM (the Sinclair ROM cannot be shipped)
     fuse-emulator-utils   # fmfconv: Fuse movie files -> video frames
     xvfb                  # a virtual X display when there is no screen
+    pasmo                 # Z80 assembler for the practice game
+    ffmpeg                # H.264 video of every run
+    python3-venv
+)
+test_packages=(
+    fuse-emulator-gtk     # the GTK build (--fuse gtk), with its menu and status bars
     openbox icewm fluxbox # window managers the desktop tests run Fuse under
     i3-wm                 # a tiling window manager (the tiling tests)
     weston xwayland       # a Wayland desktop (weston on Xvfb) whose XWayland the tests play on
-    pasmo                 # Z80 assembler for the practice game
-    ffmpeg                # H.264 video of every run
     chromium              # headless browser for the test of the run's report page
     fonts-dejavu-core fonts-noto-core  # the fonts the tests give fuse-gtk (a desktop's look)
     xsettingsd            # a desktop's settings (font, theme) served to fuse-gtk in the tests
-    python3-venv
 )
 
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 
 want_apt=1
+play_only=0
 for arg in "$@"; do
     case "$arg" in
         --no-apt) want_apt=0 ;;
+        --play) play_only=1 ;;
         -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
         *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
     esac
 done
 
+apt_packages=("${play_packages[@]}")
+[ "$play_only" = 1 ] || apt_packages+=("${test_packages[@]}")
 if [ "$want_apt" = 1 ]; then
     missing=()
     for pkg in "${apt_packages[@]}"; do
@@ -65,8 +72,16 @@ if [ ! -x .venv/bin/python ]; then
     say "creating .venv with $("$python" --version)"
     "$python" -m venv .venv
 fi
+# One stamp per install: the whole one (with the dev extra) also serves --play.
 stamp=.venv/.logo-bot-installed
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+play_stamp=.venv/.logo-bot-installed-play
+current() { [ -f "$1" ] && [ ! pyproject.toml -nt "$1" ]; }
+if [ "$play_only" = 1 ] && ! current "$stamp" && ! current "$play_stamp"; then
+    say "installing the Python packages that playing needs into .venv"
+    .venv/bin/python -m pip install -q --upgrade pip
+    .venv/bin/python -m pip install -q -e .
+    touch "$play_stamp"
+elif [ "$play_only" = 0 ] && ! current "$stamp"; then
     say "installing Python packages into .venv"
     .venv/bin/python -m pip install -q --upgrade pip
     .venv/bin/python -m pip install -q -e '.[dev]'

@@ -25,7 +25,7 @@ MAX_BUCKETS = 16
 
 # An augmenting path: (its length, its columns from the last to the first, the columns
 # reached for good before its end with their distances).
-Path = tuple[int, list[int], list[tuple[int, int]]]
+AugmentingPath = tuple[int, list[int], list[tuple[int, int]]]
 # The columns a search labels from each row: (the column matched to the row, -1 for
 # the start row; the bit mask of the columns that got their label from it).
 Gave = list[tuple[int, int]]
@@ -126,7 +126,9 @@ class Assignment:
             twin.value += twin._apply(other, found) - self.cost[other][col]
         return twin
 
-    def _heap_path(self, start: int, goal: int, banned: int, cap: int | None) -> Path | None:
+    def _heap_path(
+        self, start: int, goal: int, banned: int, cap: int | None
+    ) -> AugmentingPath | None:
         """A shortest augmenting path (Dijkstra on reduced costs, with a heap) from row
         ``start`` to a free column, or to ``goal`` (a matched column taken as free),
         avoiding column ``banned``; with ``cap``, None (potentials unchanged) once the
@@ -177,7 +179,7 @@ class Assignment:
                 return _labelled_path(near, col, via, reach, passed)
             passed.append(col)
 
-    def _dense_path(self, start: int) -> Path:
+    def _dense_path(self, start: int) -> AugmentingPath:
         """``_heap_path`` to any free column, without a cap: every open column is
         labelled from the first row on, so the nearest is simply the least label (the
         lowest column among equals, as from the heap)."""
@@ -207,7 +209,7 @@ class Assignment:
             passed.append(col)
             row = row_of[col]
 
-    def _bucket_path(self, start: int, goal: int, banned: int, cap: int) -> Path | None:
+    def _bucket_path(self, start: int, goal: int, banned: int, cap: int) -> AugmentingPath | None:
         """``_heap_path`` for a cap from 2 (``_pair_path`` takes a cap of 2 in
         ``without_below``) to ``MAX_BUCKETS`` when every open column but
         ``goal`` is matched: the distances below ``cap`` are few whole numbers, each
@@ -258,7 +260,7 @@ class Assignment:
             passed.append((col, near))
             row = row_of[col]
 
-    def _pair_path(self, start: int, goal: int, banned: int) -> Path | None:
+    def _pair_path(self, start: int, goal: int, banned: int) -> AugmentingPath | None:
         """``_bucket_path`` for a cap of 2 (the most common after 1), its two buckets
         held as two masks."""
         rings, row_of = self.rings, self.row_of
@@ -306,7 +308,7 @@ class Assignment:
             passed.append((col, near))
             row = row_of[col]
 
-    def _tight_path(self, start: int, goal: int, banned: int) -> Path | None:
+    def _tight_path(self, start: int, goal: int, banned: int) -> AugmentingPath | None:
         """``_bucket_path`` for a cap of 1: a path of length 0, over tight columns only,
         a row's at a time."""
         rings, row_of = self.rings, self.row_of
@@ -362,7 +364,7 @@ class Assignment:
         ring = self.rings[row] = (mask,)
         return ring
 
-    def _apply(self, start: int, found: Path) -> int:
+    def _apply(self, start: int, found: AugmentingPath) -> int:
         """Match the free row ``start`` along ``found``; returns how much the matched
         cost grew. The potentials move once, at the end: a column reached at distance
         ``d`` (and the row matched to it) by the path's length less ``d``."""
@@ -403,7 +405,7 @@ def _chain(gave: Gave, col: int) -> list[int]:
 
 def _labelled_path(
     near: int, col: int, via: list[int], reach: list[int], passed: list[int]
-) -> Path:
+) -> AugmentingPath:
     """The path that ends at free column ``col`` at distance ``near``, followed back
     through ``via`` to the start row, and the columns ``passed`` with their labels."""
     chain = []

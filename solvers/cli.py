@@ -53,7 +53,7 @@ exit status: 0 solved, 1 no plan exists (the reason is printed), 2 bad input.
 """
 
 
-class UsageError(ValueError):
+class BadSolveInput(ValueError):
     """Input that cannot be solved as given (exit status 2)."""
 
 
@@ -124,23 +124,25 @@ def _read(file: str, stdin: TextIO) -> tuple[str, str]:
 def _pick_level(levels: list[Level], wanted: int | None, source: str) -> Level:
     if wanted is None:
         if len(levels) > 1:
-            raise UsageError(
+            raise BadSolveInput(
                 f"{source} holds {len(levels)} levels; choose one with --level N (1..{len(levels)})"
             )
         return levels[0]
     if not 1 <= wanted <= len(levels):
         held = "1 level" if len(levels) == 1 else f"{len(levels)} levels"
-        raise UsageError(f"{source} holds {held}; --level must be 1..{len(levels)}, not {wanted}")
+        raise BadSolveInput(
+            f"{source} holds {held}; --level must be 1..{len(levels)}, not {wanted}"
+        )
     return levels[wanted - 1]
 
 
 def _parse_start(text: str, board: Board) -> Cell:
     parts = text.replace(" ", "").split(",")
     if len(parts) != 2 or not all(p.isdigit() for p in parts):
-        raise UsageError(f"--start wants ROW,COL such as 1,1, not {text!r}")
+        raise BadSolveInput(f"--start wants ROW,COL such as 1,1, not {text!r}")
     row, col = int(parts[0]), int(parts[1])
     if not (1 <= row <= board.rows and 1 <= col <= board.cols):
-        raise UsageError(f"--start {row},{col} is outside the {board.rows}x{board.cols} board")
+        raise BadSolveInput(f"--start {row},{col} is outside the {board.rows}x{board.cols} board")
     return row, col
 
 
@@ -160,13 +162,13 @@ def _now(args: argparse.Namespace, stdin: TextIO, target: Board) -> Board | None
     if args.from_board is None:
         return None
     if args.all is not None or args.count:
-        raise UsageError("--from-board plans moves; it does not go with --all or --count")
+        raise BadSolveInput("--from-board plans moves; it does not go with --all or --count")
     if args.from_board == "-" and args.file == "-":
-        raise UsageError("the target and --from-board cannot both come from standard input")
+        raise BadSolveInput("the target and --from-board cannot both come from standard input")
     text, source = _read(args.from_board, stdin)
     now = _pick_level(parse_level_list(text, source), None, source).board
     if (now.rows, now.cols) != (target.rows, target.cols):
-        raise UsageError(
+        raise BadSolveInput(
             f"{source} is {now.rows}x{now.cols} but the target is {target.rows}x{target.cols}"
         )
     return now
@@ -185,9 +187,9 @@ def _run(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> i
     start = _parse_start(args.start, board)
     now = _now(args, stdin, board)
     if args.keys is not None and len(args.keys) != 5:
-        raise UsageError(f"--keys wants 5 keys (up, down, left, right, act), not {args.keys!r}")
+        raise BadSolveInput(f"--keys wants 5 keys (up, down, left, right, act), not {args.keys!r}")
     if args.all is not None and args.all < 1:
-        raise UsageError(f"--all wants a number of solutions from 1, not {args.all}")
+        raise BadSolveInput(f"--all wants a number of solutions from 1, not {args.all}")
     report: dict[str, object] = {
         "source": source,
         "level": level.number,
@@ -227,7 +229,7 @@ def _run(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> i
             try:
                 done = resume(board, now, start, wrap=args.wrap, budget_s=args.budget)
             except Unsolvable as exc:  # solve() said yes above: cannot happen
-                raise UsageError(str(exc)) from None
+                raise BadSolveInput(str(exc)) from None
             found = done.ordering
             report["resets"] = done.resets
             report["board_after_resets"] = done.board.rows_text()
@@ -256,7 +258,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         return _run(args, sys.stdin, sys.stdout, sys.stderr)
-    except (LevelFormatError, UsageError) as exc:
+    except (LevelFormatError, BadSolveInput) as exc:
         sys.stderr.write(f"{PROG}: error: {exc}\n")
         return 2
 

@@ -78,7 +78,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 @dataclass(frozen=True)
-class Check:
+class ProfileCheck:
     """Check the profile on a screen and draw what it read into ``out``."""
 
     profile: Profile
@@ -87,7 +87,7 @@ class Check:
 
 
 @dataclass(frozen=True)
-class KeyProbe:
+class KeyProbeOptions:
     """``--probe-keys``: measure the key timing on a level of a live game."""
 
     profile: Profile
@@ -100,11 +100,11 @@ class KeyProbe:
     abort_key: str | None  # stops the probe's keys from any window (None: Ctrl-C only)
 
 
-def options_from(args: argparse.Namespace, profile: Profile) -> Check | KeyProbe:
+def options_from(args: argparse.Namespace, profile: Profile) -> ProfileCheck | KeyProbeOptions:
     """What the command line asks for, checked."""
     if not (args.probe_keys or args.save_profile):
         out = args.out or Path(f"calibrate-{profile.name}.png")
-        return Check(profile, source_from(args, profile), out)
+        return ProfileCheck(profile, source_from(args, profile), out)
     if args.screenshot:
         raise UsageError(
             "--probe-keys presses keys: it needs a live game, not a screenshot",
@@ -117,7 +117,7 @@ def options_from(args: argparse.Namespace, profile: Profile) -> Check | KeyProbe
         check_writable(args.save_profile, "--save-profile")
     abort_key = abort_key_from(args, profile)
     check_abort_key_free(abort_key, session)
-    return KeyProbe(
+    return KeyProbeOptions(
         profile,
         session,
         args.launch,
@@ -137,10 +137,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0  # --show-config printed it
     options = options_from(args, profile)
     required.for_launch(args, profile)  # --launch: a missing part refuses it before Fuse starts
-    return probe(options) if isinstance(options, KeyProbe) else check(options)
+    return probe(options) if isinstance(options, KeyProbeOptions) else check(options)
 
 
-def check(options: Check) -> int:
+def check(options: ProfileCheck) -> int:
     """Read the screen through the profile and write the annotated picture: 0 when every
     cell was read, else 1."""
     profile = options.profile
@@ -170,7 +170,7 @@ def check(options: Check) -> int:
     return 0 if not problems else 1
 
 
-def probe(options: KeyProbe) -> int:
+def probe(options: KeyProbeOptions) -> int:
     """``--probe-keys``: measure the key timing on a level and print (and keep) it."""
     from logo_bot.bot.commands.fuse_window import attach_window
     from logo_bot.bot.play.env import LogoEnv

@@ -84,7 +84,7 @@ def with_bot_modules() -> list[Check]:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class Readiness:
     """Whether a kind of run can go, and if not the first reason why."""
 
     kind: str
@@ -92,16 +92,17 @@ class Verdict:
     why: str = ""
 
 
-def verdicts(found: list[Check]) -> list[Verdict]:
+def readiness(found: list[Check]) -> list[Readiness]:
+    """Each kind of run, and whether what was found lets it go."""
     result = []
     for kind in KINDS:
         stopping = [c for c in found if not c.ok and kind in c.blocks]
         why = f"{stopping[0].item}: {stopping[0].detail}" if stopping else ""
-        result.append(Verdict(kind, not stopping, why))
+        result.append(Readiness(kind, not stopping, why))
     return result
 
 
-def report(found: list[Check], kinds: list[Verdict]) -> str:
+def report(found: list[Check], kinds: list[Readiness]) -> str:
     width = max(len(c.item) for c in found)
     where = "checkout" if checkout_root() else "installed"
     lines = [f"logo-bot {version()} ({where}: {PACKAGES_ROOT}), Python {platform.python_version()}"]
@@ -135,7 +136,7 @@ def command(kind: str, found: list[Check]) -> str:
     return " ".join([KINDS[kind][1], *options])
 
 
-def can_walk(found: list[Check], kinds: list[Verdict]) -> bool:
+def can_walk(found: list[Check], kinds: list[Readiness]) -> bool:
     """A walkthrough can run as given (with its video) in at least one way."""
     return any(v.can for v in kinds) and not any(not c.ok and VIDEO in c.blocks for c in found)
 
@@ -155,6 +156,6 @@ def version_text() -> str:
 def main(argv: list[str] | None = None) -> int:
     parser().parse_args(sys.argv[1:] if argv is None else argv)
     found = machine()
-    kinds = verdicts(found)
+    kinds = readiness(found)
     print(report(found, kinds))
     return 0 if can_walk(found, kinds) else 1

@@ -28,10 +28,9 @@ from logo_bot.bot.recording.frame_store import FrameStore, Picture
 from logo_bot.bot.recording.video import write_video
 from logo_bot.bot.x11.damage import watch_picture
 from logo_bot.bot.x11.grab import open_grabber
+from logo_bot.bot.x11.picture_watch import Grab
 
 log = logging.getLogger(__name__)
-
-Grab = Callable[[], np.ndarray]
 
 
 class Clock:

@@ -16,11 +16,9 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-import numpy as np
-
 from logo_bot.bot import interrupts
+from logo_bot.bot.x11.pixels import Frame
 
-Frame = np.ndarray
 Grab = Callable[[], Frame]
 POLL_S = 0.005  # polling: the pause between two looks
 

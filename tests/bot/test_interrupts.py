@@ -185,7 +185,8 @@ def test_a_signal_while_the_command_is_imported_waits_for_the_import(name):
 
 def run_armed(body: str, timeout: float = 60) -> subprocess.CompletedProcess:
     """``body`` in a Python whose stops are taken as logo-bot takes them (``install``)."""
-    code = "import os, signal, sys, time\nfrom bot import interrupts\ninterrupts.install()\n"
+    code = "import os, signal, sys, time\n"
+    code += "from logo_bot.bot import interrupts\ninterrupts.install()\n"
     return subprocess.run(
         [sys.executable, "-c", code + textwrap.dedent(body)],
         capture_output=True,

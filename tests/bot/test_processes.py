@@ -92,7 +92,7 @@ def test_a_child_of_a_living_bot_runs_on_and_is_a_normal_popen():
 def test_a_forced_end_kills_every_program_started_that_still_runs():
     """In a process of its own: here it would kill this test worker's own Xvfb too."""
     code = (
-        "from bot import processes\n"
+        "from logo_bot.bot import processes\n"
         "running = processes.start(['sleep', '30'])\n"
         "done = processes.start(['true'])\n"
         "done.wait()\n"

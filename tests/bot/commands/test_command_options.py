@@ -30,15 +30,15 @@ def test_the_three_sources_of_a_screen():
 
 
 def test_calibrate_checks_a_picture_or_probes_the_keys():
-    def options(*argv: str) -> calibrate.Check | calibrate.KeyProbe:
+    def options(*argv: str) -> calibrate.ProfileCheck | calibrate.KeyProbeOptions:
         return calibrate.options_from(calibrate.parser().parse_args(list(argv)), PRACTICE)
 
     check = options("--screenshot", "a.png")
-    assert check == calibrate.Check(
+    assert check == calibrate.ProfileCheck(
         PRACTICE, show.Screenshot(Path("a.png")), Path("calibrate-practice.png")
     )
     probe = options("--save-profile", "mine.toml", "--window", "0x40")
-    assert isinstance(probe, calibrate.KeyProbe)
+    assert isinstance(probe, calibrate.KeyProbeOptions)
     assert (probe.launch, probe.window, probe.save_profile) == (False, "0x40", Path("mine.toml"))
 
 

@@ -171,7 +171,7 @@ def test_the_video_tools_missing_let_runs_go_only_with_no_video():
         Check("ffmpeg", False, "not found", "install: ffmpeg", frozenset({VIDEO})),
         Check("display", False, "none", "do: --headless", frozenset({ON_DISPLAY, ATTACHED})),
     ]
-    kinds = doctor.verdicts(found)
+    kinds = doctor.readiness(found)
     assert [(v.kind, v.can) for v in kinds] == [
         (HEADLESS, True),
         (ON_DISPLAY, False),
@@ -181,7 +181,7 @@ def test_the_video_tools_missing_let_runs_go_only_with_no_video():
     assert "only with --no-video (no video.mp4) until ffmpeg is there" in doctor.report(
         found, kinds
     )
-    assert doctor.can_walk(found[::2], doctor.verdicts(found[::2]))
+    assert doctor.can_walk(found[::2], doctor.readiness(found[::2]))
 
 
 def test_without_ffmpeg_opencv_writes_the_video_so_ffmpeg_is_only_a_note(bare_path, monkeypatch):

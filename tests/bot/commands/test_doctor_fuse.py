@@ -78,4 +78,4 @@ def test_an_xvfb_without_xtest_still_runs_headless_with_the_default_keys(
     monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
     found = machine_checks.xvfb()
     assert found.ok and found.detail.startswith("starts, without XTEST: not --keys xtest"), found
-    assert doctor.verdicts([found])[0] == doctor.Verdict(HEADLESS, True)
+    assert doctor.readiness([found])[0] == doctor.Readiness(HEADLESS, True)

@@ -61,7 +61,7 @@ def test_fuse_is_an_x_client_whatever_the_wayland_session_prefers(xserver, monke
     """In a Wayland session a later Fuse (GTK, or SDL 2) could come up as a Wayland
     window, where the bot can neither see nor press keys: it is started as an X client,
     outside the session (no WAYLAND_DISPLAY), and never taken for a native-Wayland Fuse
-    of the person's (issue 31: a headless run's Fuse was, by ``--attach``)."""
+    of the person's (``--attach`` must not mistake a headless run's Fuse for one)."""
     monkeypatch.setenv("WAYLAND_DISPLAY", "wayland-logo-bot-none")
     monkeypatch.setenv("GDK_BACKEND", "wayland")
     monkeypatch.setenv("SDL_VIDEODRIVER", "wayland")

@@ -1,6 +1,6 @@
 """Which running Fuse is a native Wayland window, read from each process's environment in
-a stand-in for /proc (issue 31: a headless run's fuse-sdl, an X client of the bot's own
-Xvfb that had inherited WAYLAND_DISPLAY, was taken for one by ``--attach``)."""
+a stand-in for /proc (a headless run's fuse-sdl, an X client of the bot's own Xvfb that
+inherited WAYLAND_DISPLAY, must not be taken for one by ``--attach``)."""
 
 from __future__ import annotations
 

@@ -65,7 +65,7 @@ def test_the_practice_snapshot_passes():
     ],
 )
 def test_a_z80_snapshot_cut_short_is_refused(tmp_path, size, words):
-    """The issue's case is the first 1000 bytes of practice.z80; a cut anywhere else in
+    """A file of the first 1000 bytes of practice.z80 is refused; a cut anywhere else in
     the header or the memory blocks, or between two blocks, is seen too."""
     path = saved(tmp_path, "cut.z80", PRACTICE.read_bytes()[:size])
     problem = snapshot_problem(path)

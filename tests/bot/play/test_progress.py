@@ -1,5 +1,5 @@
 """The progress line's time left: from the time the levels took, pauses for the keyboard
-focus left out (issue 31: "~10:09 left" for levels that took seconds)."""
+focus left out (else a long pause reads as "~10:09 left" for levels that take seconds)."""
 
 from __future__ import annotations
 

@@ -201,7 +201,7 @@ def test_a_native_wayland_fuse_is_refused_with_how_to_start_it(wayland, tmp_path
         assert f"Fuse is running (pid {fuse.pid}) but has no window on X display" in err
         assert "native Wayland window" in err and "GDK_BACKEND=x11 fuse-gtk" in err
         assert fuse.poll() is None, "the person's Fuse is left alone"
-        # doctor names it too (issue 31: it said "none open")
+        # doctor names it too, rather than "none open"
         doctor = [sys.executable, "-m", "logo_bot.bot.cli", "doctor"]
         ran = subprocess.run(
             doctor, capture_output=True, text=True, env=session_env(wayland), timeout=60
@@ -220,7 +220,7 @@ def test_a_fuse_on_another_x_display_is_not_taken_for_a_native_wayland_one(
     wayland, xserver, tmp_path
 ):
     """A headless run's fuse-sdl, an X client of its own Xvfb, started from the session
-    (so WAYLAND_DISPLAY in its environment, as before issue 31): ``--attach`` with no
+    (so with WAYLAND_DISPLAY in its environment): ``--attach`` with no
     Fuse of the person's open says there is none, not that one is a Wayland window."""
     env = session_env(wayland) | {"DISPLAY": xserver.display, "SDL_VIDEODRIVER": "x11"}
     env |= {"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / ".config")}

@@ -50,8 +50,8 @@ def stored(tmp_path) -> FramesSeen:
 
 def test_each_frame_keeps_the_picture_the_bot_saw_last_in_it(tmp_path):
     """A second look at the same frame replaces the first; when its picture had not
-    changed, it must still point at that picture, not at the frame before's (the stale
-    pictures of issue 21: frame 1 showed picture 1, frame 4 still showed picture 1)."""
+    changed, it must still point at that picture, not at the frame before's (else a
+    picture goes stale: frame 1 shows picture 1, and frame 4 still shows picture 1)."""
     seen = stored(tmp_path)
     assert [e.frame for e in seen.entries] == sorted(SEEN_LAST)
     shown = {e.frame: int(seen.pixels(e)[0, 0, 0]) for e in seen.entries}

@@ -109,7 +109,7 @@ def test_a_run_leaves_a_complete_folder(recorded):
 
 
 def test_run_json_says_where_the_time_went(recorded, capsys):
-    """time_spent (issue 24): the parts of the time in levels add up to the level phase,
+    """time_spent: the parts of the time in levels add up to the level phase,
     and those the player names fit inside the levels' own seconds."""
     run = check_schemas(recorded)
     spent = run["time_spent"]
@@ -197,8 +197,8 @@ def gray_frames(video: Path, width: int, height: int) -> np.ndarray:
 
 def test_annotated_shows_the_same_frame_as_the_video_at_every_moment(recorded):
     """Under the marks, annotated.mp4's frame f is video.mp4's frame f: of the video's
-    frames f-10..f+10 none is nearer to it (a picture 5 frames stale, as in issue 21,
-    is nearer to an earlier frame). The bot's looks are placed by their pictures."""
+    frames f-10..f+10 none is nearer to it (a picture 5 frames stale would be nearer to
+    an earlier frame). The bot's looks are placed by their pictures."""
     run = json.loads((recorded / "run.json").read_text())
     video = gray_frames(recorded / "video.mp4", 640, 480)
     annotated = gray_frames(recorded / "annotated.mp4", 640, 480)
