@@ -1,5 +1,7 @@
 """What the wheel holds: one import name, ``logo_bot``, with the checkout's ``bot/``,
-``solvers/`` and ``calibration/`` inside it, and the practice game as data only:
+``solvers/`` and ``calibration/`` inside it (``logo_bot/`` links to them, so the build
+and an editable install read them there), the type marker ``py.typed``, and the
+practice game as data only:
 ``build_py`` assembles game/src with pasmo (``python -m game.build``) and adds
 ``logo_bot/game/build/practice.z80`` and ``.tap``, and the level list the profile reads.
 The game's build tools, the benchmarks, the tests and the fault injection stay in the
@@ -82,7 +84,7 @@ def profiles() -> list[Path]:
 def package_data() -> dict[str, list[str]]:
     """Each profile's files: a folder named like a module as a package of its own, any
     other (``logo-part1``) through ``logo_bot.calibration``."""
-    data: dict[str, list[str]] = {"logo_bot.calibration": []}
+    data: dict[str, list[str]] = {"logo_bot": ["py.typed"], "logo_bot.calibration": []}
     for profile in profiles():
         if profile.name.isidentifier():
             data[f"logo_bot.calibration.{profile.name}"] = list(PROFILE_FILES)
@@ -126,7 +128,6 @@ class BuildPyWithGame(build_py):
 
 setup(
     packages=packages(),
-    package_dir={"logo_bot": "logo_bot", **{f"logo_bot.{part}": part for part in PARTS}},
     package_data=package_data(),
     cmdclass={"build_py": BuildPyWithGame},
 )

@@ -75,7 +75,7 @@ fi
 # One stamp per install: the whole one (with the dev extra) also serves --play.
 stamp=.venv/.logo-bot-installed
 play_stamp=.venv/.logo-bot-installed-play
-current() { [ -f "$1" ] && [ ! pyproject.toml -nt "$1" ]; }
+current() { [ -f "$1" ] && [ ! pyproject.toml -nt "$1" ] && [ ! setup.py -nt "$1" ]; }
 if [ "$play_only" = 1 ] && ! current "$stamp" && ! current "$play_stamp"; then
     say "installing the Python packages that playing needs into .venv"
     .venv/bin/python -m pip install -q --upgrade pip

@@ -60,7 +60,8 @@ def build_output() -> set[str]:
 
 
 def copy_checkout(target: Path) -> None:
-    """The files git would commit (tracked, and new ones it does not ignore)."""
+    """The files git would commit (tracked, and new ones it does not ignore), links as
+    links (``logo_bot/bot`` -> ``../bot``)."""
     listed = subprocess.run(
         ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
         cwd=REPO,
@@ -69,8 +70,11 @@ def copy_checkout(target: Path) -> None:
     ).stdout.split(b"\0")
     for name in filter(None, (n.decode() for n in listed)):
         source = REPO / name
-        if source.is_file():
+        if source.is_symlink() or source.is_file():
             (target / name).parent.mkdir(parents=True, exist_ok=True)
+        if source.is_symlink():
+            (target / name).symlink_to(source.readlink())
+        elif source.is_file():
             (target / name).write_bytes(source.read_bytes())
 
 
