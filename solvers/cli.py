@@ -146,7 +146,7 @@ def _parse_start(text: str, board: Board) -> Cell:
     return row, col
 
 
-def _lines(plan: Sequence[Cell]) -> str:
+def _lines(plan: Sequence[Sequence[int]]) -> str:
     return "".join(f"{r} {c}\n" for r, c in plan)
 
 

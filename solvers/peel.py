@@ -18,6 +18,7 @@ state: no decision has been made yet, so no stone has a reason to remember.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import compress
 
 from logo_bot.solvers.board import MAX_VALUE
@@ -84,6 +85,7 @@ def peel(sh: Shape, value: bytes) -> list[int] | Stalled | None:
         if n == MAX_VALUE and value[p] == 1:
             ambiguous.append(p)
         free[p] = n
+    cluster: Sequence[int]
     if ambiguous:
         cluster, members = _clusters(sh, ambiguous)
         bits = [_UNDECIDED] * len(members)

@@ -10,6 +10,7 @@ edge); ``count_solutions`` counts them. See ``solvers.stones`` for the model, an
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import cast
 
 from logo_bot.solvers.board import MAX_VALUE, Board, Cell, RuleError, play
 from logo_bot.solvers.groups import components
@@ -114,7 +115,8 @@ def builds(adj: Sequence[tuple[int, ...]], value: bytes, order: list[int]) -> bo
 
 def _checked(target: Board, sh: Shape, value: bytes, order: list[int]) -> tuple[Cell, ...]:
     """The plan of ``order`` once forward simulation confirms it builds the target."""
-    plan = tuple(map(sh.cell_of.__getitem__, order))
+    # a stone's position is never padding: each has its cell
+    plan = cast("tuple[Cell, ...]", tuple(map(sh.cell_of.__getitem__, order)))
     if not builds(sh.adj, value, order):
         verify(target, plan)
         raise PlanError("the plan does not build the target")

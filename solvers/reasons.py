@@ -252,7 +252,7 @@ def explain(target: Board, search: Search | None = None) -> str:
     if conflict is not None:
         return _conflict_sentence(g, conflict)
     search = search or Search(g, limit=1)
-    for group in sorted(components(g, st, g.all_mask), key=int.bit_count):
-        if search.count_group(st, group)[0] == 0:
-            return _stuck_group(g, st, group)
+    for mask in sorted(components(g, st, g.all_mask), key=int.bit_count):
+        if search.count_group(st, mask)[0] == 0:
+            return _stuck_group(g, st, mask)
     raise ValueError("explain() was called on a target that has a plan")

@@ -175,6 +175,7 @@ class Frontier:
         placed, at, kept, end, fit = state
         pot_row, pot_col = ap.pot_row, ap.pot_col
         step = g + 1  # the presses of a child: its leg and its action
+        entry: tuple  # a heap entry; which of front and back grew differs by direction
         if self.direction == FORWARD:
             line = self.cost[at]
             base -= pot_row[at]

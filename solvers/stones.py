@@ -25,6 +25,7 @@ needs known, the stones that need 0 are last, and peeling them off determines th
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import compress
 
@@ -85,7 +86,7 @@ def shape(rows: int, cols: int) -> Shape:
     return Shape(rows, cols)
 
 
-def mask_of(lanes: bytes, digits: bytes = _DIGITS) -> int:
+def mask_of(lanes: bytes | bytearray, digits: bytes = _DIGITS) -> int:
     """The bit mask of the positions whose byte ``digits`` maps to ``'1'``."""
     return int(lanes[::-1].translate(digits), 2) if lanes else 0
 
@@ -157,8 +158,9 @@ class StoneGraph:
             self._find_clusters()
         else:
             self.ambiguous_mask = self.lead_mask = 0
-            self.clusters = self.cluster_ones = ()
-            self.cluster_of = sh.no_clusters
+            self.clusters: tuple[tuple[int, ...], ...] = ()
+            self.cluster_ones: tuple[int, ...] = ()
+            self.cluster_of: Sequence[int] = sh.no_clusters
 
     @property
     def need_masks(self) -> tuple[int, ...]:
