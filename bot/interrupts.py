@@ -127,7 +127,7 @@ def stop_fds() -> tuple[int, ...]:
                 os.set_blocking(read_fd, False)
                 os.set_blocking(write_fd, False)
                 _wake.write_fd, _wake.read_fd = write_fd, read_fd
-    return (_wake.read_fd,)  # type: ignore[return-value]
+    return (_wake.read_fd,)
 
 
 def _wake_waits() -> None:

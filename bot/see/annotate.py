@@ -33,7 +33,7 @@ def annotate(frame: np.ndarray, vision: Vision, notes: list[str] | None = None) 
         for name, value in readings.items()
         if isinstance(value, Unreadable)
     ]
-    base = Image.fromarray(frame).resize((w * ZOOM, h * ZOOM), Image.NEAREST)
+    base = Image.fromarray(frame).resize((w * ZOOM, h * ZOOM), Image.Resampling.NEAREST)
     image = Image.new("RGB", (w * ZOOM, h * ZOOM + 12 * len(lines) + 4), (0, 0, 0))
     image.paste(base, (0, 0))
     draw = ImageDraw.Draw(image)

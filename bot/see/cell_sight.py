@@ -13,7 +13,7 @@ read again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Protocol
@@ -158,7 +158,7 @@ class CellSight:
             areas = None
         pixels = picture.pixels
         if areas is None:
-            cells: Sequence[int] = range(self.rows * self.cols)
+            cells: Collection[int] = range(self.rows * self.cols)
             marker = True
         else:
             cells, marker = self._touched(areas)

@@ -37,7 +37,8 @@ def read_font(path: Path) -> Font:
         raise InputError(f"cannot read the font {path}: {exc}") from None
     glyphs: dict[str, Glyph] = {}
     owner: dict[Glyph, str] = {}
-    name, rows, header = None, [], 0
+    rows: list[str] = []
+    name, header = None, 0
 
     def close() -> None:
         if name is None:

@@ -213,7 +213,7 @@ class Vision:
         self.check(frame)
         pixels = self._cursor_pixels.read(frame)  # (cells, 1 + rule pixels, channels)
         passes = (pixels == pixels[:, :1]).all(axis=(1, 2))
-        return [self._cursor_pixels.cell(i) for i in np.flatnonzero(passes)]
+        return [self._cursor_pixels.cell(i) for i in np.flatnonzero(passes).tolist()]
 
     def cursor(self, frame: np.ndarray) -> Cell:
         """The one cursor cell; ``Unreadable`` when there is none or more than one."""

@@ -143,7 +143,7 @@ class AbortHotkey:
     def _release_held(self) -> int:
         """Release the keys the driver holds, on the game's display; how many."""
         driver = self.keys()
-        held = getattr(driver, "held_keycodes", list)()
+        held: list[int] = getattr(driver, "held_keycodes", list)()
         release_on = getattr(driver, "release_on", None)  # the X key drivers'
         game_display = getattr(driver, "display", self.display)
         if held and release_on is not None:
@@ -186,8 +186,9 @@ def guard(
     hotkeys: list[AbortHotkey] = []
     names = [displays] if isinstance(displays, str) else list(displays or ())
     try:
-        for display in dict.fromkeys(names) if key else ():
-            hotkeys.append(AbortHotkey(display, key, keys, interrupts.request).start())
+        if key:
+            for display in dict.fromkeys(names):
+                hotkeys.append(AbortHotkey(display, key, keys, interrupts.request).start())
         yield hotkeys
     finally:
         for hotkey in hotkeys:

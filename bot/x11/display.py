@@ -89,7 +89,7 @@ def _tables_per_connection() -> None:
         init(self, *args, **keys)
 
     own_tables.own_tables = True  # type: ignore[attr-defined]
-    xdisplay._BaseDisplay.__init__ = own_tables
+    xdisplay._BaseDisplay.__init__ = own_tables  # type: ignore[method-assign]  # on purpose
 
 
 _tables_per_connection()
@@ -227,7 +227,7 @@ class XServer:
             )
         finally:
             os.close(write_fd)
-            if log is not subprocess.DEVNULL:
+            if not isinstance(log, int):  # a file, not DEVNULL
                 log.close()
         number = b""
         deadline = time.monotonic() + timeout

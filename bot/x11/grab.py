@@ -13,6 +13,7 @@ from typing import ClassVar
 import numpy as np
 from Xlib import X
 from Xlib.error import CatchError, ConnectionClosedError, XError
+from Xlib.ext import composite
 
 from logo_bot.bot.errors import DisplayError, DisplayLost, EmulatorError
 from logo_bot.bot.x11.display import open_display
@@ -239,7 +240,7 @@ class ShmGrabber(Grabber):
             self.plain_grabs += 1
             return window_image(self._window, box)
         named = CatchError()
-        pixmap = self._window.composite_name_window_pixmap(onerror=named)
+        pixmap = composite.name_window_pixmap(self._window, onerror=named)
         try:
             depth, data = self._shm.grab(
                 pixmap.id, self._border + box.left, self._border + box.top, box.width, box.height

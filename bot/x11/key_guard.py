@@ -139,9 +139,9 @@ def send_grabbed(
             return False
         release_swallowed(dpy, [event.code for event in releases])
     while dpy.pending_events():  # the swallowed release came to us
-        event = dpy.next_event()
+        came = dpy.next_event()
         if check.watch is not None:
-            check.watch.take(event)
+            check.watch.take(came)
     return press is None
 
 

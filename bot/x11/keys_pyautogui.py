@@ -43,7 +43,7 @@ class PyAutoGuiDelivery(XTestDelivery):
         pyautogui.PAUSE = 0
         pyautogui.FAILSAFE = False
         # pyautogui binds its X connection at first import; give it this driver's.
-        from pyautogui import _pyautogui_x11
+        from pyautogui import _pyautogui_x11  # type: ignore[attr-defined]  # not in its stubs
 
         _pyautogui_x11._display = dpy
         self._pyautogui = pyautogui

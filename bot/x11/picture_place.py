@@ -61,7 +61,8 @@ class PicturePlace:
             log.debug("the Fuse window cannot be read yet: %s", exc)
             self.box, self.found = unseen, False
             return
-        if not self.found and not resized and np.array_equal(window, self._unseen):
+        unchanged = self._unseen is not None and np.array_equal(window, self._unseen)
+        if not self.found and not resized and unchanged:
             return  # nothing drawn since it showed no picture: no need to look again
         found = find_picture(window, hint)
         self.box, self.found = (found, True) if found is not None else (unseen, False)

@@ -224,7 +224,7 @@ def _answers(dpy: xdisplay.Display, kind, windows: list) -> list:
     ``windows`` at once; each answer, or None for a window that has gone meanwhile."""
     field = "drawable" if kind is request.GetGeometry else "window"
     asked = [kind(display=dpy.display, defer=True, **{field: w}) for w in windows]
-    answers = []
+    answers: list = []
     for question in asked:
         try:
             question.reply()
