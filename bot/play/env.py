@@ -285,10 +285,11 @@ class LogoEnv:
     def load_tape(self) -> Pressed | None:
         """Type LOAD "" when the Fuse just started holds a tape it cannot load by itself
         (OpenSE BASIC); None when there is nothing to load."""
-        if not getattr(self.console, "tape_pending", False):
+        type_load = getattr(self.console, "type_load", None)  # a Session's, not in Console
+        if type_load is None or not getattr(self.console, "tape_pending", False):
             return None
         started = time.monotonic()
-        keys = self.console.type_load()
+        keys = type_load()
         return Pressed(tuple(keys), True, started, time.monotonic(), {"load": True})
 
     def note(self, event: str, **data: Any) -> None:

@@ -53,7 +53,8 @@ PHASES = ("hold", "gap", "rollover", "repeat")
 class ProbeIO(Protocol):
     """Pressing keys and reading the settled cursor (a running game, or a fake)."""
 
-    frame_ms: float
+    @property
+    def frame_ms(self) -> float: ...
 
     def taps(self, keys: Sequence[str], hold_ms: float, gap_ms: float, rollover: bool) -> None:
         """Press ``keys`` one after another: each held ``hold_ms``; ``gap_ms`` with no key

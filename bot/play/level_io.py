@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from functools import partial
+from typing import Literal, overload
 
 from logo_bot.bot import interrupts
 from logo_bot.bot.errors import LevelFailed, LevelGone, Unreadable
@@ -76,6 +77,10 @@ class LevelIO:
         )
 
     # -- reading and pressing ---------------------------------------------------------------
+    @overload
+    def read(self, what: Literal["board", "target"], attempts_frames: float = 10) -> Board: ...
+    @overload
+    def read(self, what: Literal["cursor"], attempts_frames: float = 10) -> Cell: ...
     def read(self, what: str, attempts_frames: float = 10) -> object:
         """``obs.<what>`` from the first readable frame within ``attempts_frames``."""
         deadline = time.monotonic() + attempts_frames * self.env.frame_s

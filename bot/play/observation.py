@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, overload
 
 import numpy as np
 
@@ -34,9 +34,13 @@ class lazy(Generic[T]):
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
 
-    def __get__(self, obj: Any, owner: type | None = None) -> T:
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> lazy[T]: ...
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> T: ...
+    def __get__(self, obj: Any, owner: type | None = None) -> lazy[T] | T:
         if obj is None:
-            return self  # type: ignore[return-value]
+            return self
         value = obj.__dict__[self.name] = self.read(obj)
         return value
 
@@ -132,7 +136,7 @@ class Glimpse(Observation):
         self.spent = spent
 
     @lazy
-    def frame(self) -> np.ndarray:  # type: ignore[override]
+    def frame(self) -> np.ndarray:
         with self.spent.on("grab"):
             return self._look()
 
@@ -153,7 +157,7 @@ class Glimpse(Observation):
                 found = None
             if found is not None:
                 return found[0]
-        return Observation.screen.read(self)  # type: ignore[attr-defined]
+        return Observation.screen.read(self)
 
     @lazy
     def board(self) -> Board:

@@ -120,7 +120,7 @@ class Player(LevelIO):
             if held is None and self.until_seen:
                 result = self.step_seen(keys, cursor_on(path))
             else:
-                result = self.step(keys, lambda o, g=goal: o.cursor == g, self.settle + 4, held)
+                result = self.step(keys, cursor_on([goal])[0], self.settle + 4, held)
             sent, met = len(result.keys), result.met
             del result  # its picture let go: the next look may reuse it (bot.x11)
             report.keys_sent += sent
@@ -259,13 +259,14 @@ class Player(LevelIO):
         if onward is None:
             result = self.step(keys, partial(placed, want=want, last=last), self.settle + 4)
         else:  # act, and go on to the next cell in the same burst, checked with one look
+            assert following is not None  # an onward path leads to the following cell
             expect = partial(placed_and_moved, want=want, cursor=following)
             result = self.step(keys, expect, self.settle + 4)
         report.keys_sent += len(result.keys)
         if result.met:
             if onward is None and last:
                 report.end_board = board_or(result.obs, want)
-            return done + 1, following if onward is not None else cursor, 0
+            return done + 1, cursor if onward is None or following is None else following, 0
         del result  # its picture let go: the next look may reuse it (bot.x11)
         done, read, corrected = unseen_act(self, level, done)
         if read is not None:

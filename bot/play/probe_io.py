@@ -74,7 +74,7 @@ class GameProbeIO:
             self.wait_frames(2)
         else:
             self.wait_frames(self.settle + 4)
-        return self.player.read("cursor")  # type: ignore[return-value]
+        return self.player.read("cursor")
 
     def wait_frames(self, frames: float) -> None:
         interrupts.sleep(max(frames, 0) * self.env.frame_s)

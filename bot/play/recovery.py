@@ -11,6 +11,7 @@ does not know) by restarting Fuse.
 from __future__ import annotations
 
 import logging
+from functools import partial
 
 from logo_bot.bot.errors import EmulatorError
 from logo_bot.bot.fuse.session import Session
@@ -97,7 +98,7 @@ class Recovery:
             self.env.note("skip_screen", screen=screen, key=key)
             self.session.wait_frames(3)  # the screen finishes drawing
             # the next screen takes a few frames to draw: wait for one that can be named
-            result = self.env.step([key], lambda o, s=screen: o.screen not in (None, s), 25)
+            result = self.env.step([key], partial(_another_screen, screen=screen), 25)
             screen = result.obs.screen
         return screen in READY
 
@@ -105,3 +106,8 @@ class Recovery:
         self.env.note("restart", reason=reason)
         self.session.restart()
         return "restart"
+
+
+def _another_screen(obs: Observation, screen: str | None) -> bool:
+    """Whether ``obs`` shows a named screen other than ``screen``."""
+    return obs.screen not in (None, screen)

@@ -5,10 +5,12 @@ the player's ``LevelIO``."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 from logo_bot.bot.errors import LevelFailed
 from logo_bot.bot.play.level_io import LevelIO
 from logo_bot.bot.play.level_report import LevelInPlay, LevelReport
+from logo_bot.bot.play.observation import Observation
 from logo_bot.solvers.board import Board, Cell
 from logo_bot.solvers.order import Ordering
 from logo_bot.solvers.resume import plan_from, resume
@@ -37,7 +39,7 @@ def pick_up(
             raise LevelFailed(f"the target cannot be built: {verdict.reason}")
         if taken > target.rows * target.cols:
             raise LevelFailed("RESET does not take the stones back")
-        step = io.step([io.keys.reset], lambda o, b=board: o.board != b, io.settle + 4)
+        step = io.step([io.keys.reset], partial(_board_not, board=board), io.settle + 4)
         taken += 1
         board = step.obs.board if step.met else io.read("board")
         cursor = io.read("cursor")
@@ -79,3 +81,7 @@ def resync(
         report.keys_sent += 1
         seen = result.obs.board if result.met else io.read("board")
     raise LevelFailed(f"RESET did not bring the board back to the plan:\n{seen}")
+
+
+def _board_not(obs: Observation, board: Board) -> bool:
+    return obs.board != board
