@@ -59,7 +59,7 @@ class FramesSeen:
 
     store: FrameStore
     entries: list[Seen] = field(default_factory=list)
-    _pending: tuple[Observation, int | None, int | None] | None = None
+    _pending: tuple[Observation, int, int] | None = None
     level: int | None = None
     plan: tuple[tuple[int, int], ...] = ()
 
@@ -116,7 +116,7 @@ def render(seen: FramesSeen, path: Path, state: RunState, encoded: Encoded) -> d
 
 def place_looks(
     seen: FramesSeen, state: RunState, signatures: dict[int, list[int]]
-) -> dict[str, int]:
+) -> dict[str, Any]:
     """Move each look to the movie frame showing its picture (segments with a movie);
     how many looks there are, how many were found in a movie, and by how many frames
     each segment's movie ran after the clock at its last look."""
@@ -192,7 +192,7 @@ def marked_picture(
     assert state.profile is not None
     g = state.profile.geometry
     w, h = g.window
-    image = Image.fromarray(pixels).resize((w * ZOOM, h * ZOOM), Image.NEAREST)
+    image = Image.fromarray(pixels).resize((w * ZOOM, h * ZOOM), Image.Resampling.NEAREST)
     words = _draw_marks(ImageDraw.Draw(image), marks, g) if marks is not None else ""
     return np.asarray(image), words
 

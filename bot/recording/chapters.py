@@ -162,16 +162,16 @@ def chapters(
             title = "Before the level"
         marks.append((timeline.offsets[index], 3, title))
     for event in events:
-        title = _event_title(event)
+        named = _event_title(event)
         frame = timeline.at(event.get("segment"), event.get("frame"))
-        if title is None or frame is None:
+        if named is None or frame is None:
             continue
         inside = next(((a, b) for a, b in spans if a <= frame < b), None)
         if inside is not None:
-            if not title.startswith("Recovery"):
+            if not named.startswith("Recovery"):
                 continue  # the level goes on: its corrections are not chapters
             frame = inside[1]  # estimated a little early: the recovery follows the level
-        marks.append((frame, 1, title))
+        marks.append((frame, 1, named))
     return _contiguous(marks, timeline.frames)
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import signal
 import struct
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO
 
 import numpy as np
 
@@ -33,7 +33,7 @@ def fmfconv() -> str:
     return installed("fmfconv", "fuse-emulator-utils", MovieError, why)
 
 
-def read_frames(path: Path) -> Iterator[np.ndarray]:
+def read_frames(path: Path) -> Generator[np.ndarray, None, None]:
     """Every frame of the FMF movie ``path`` as an RGB array (height, width, 3).
 
     A movie cut short (Fuse killed) yields the frames that were written."""
@@ -58,7 +58,7 @@ def read_frames(path: Path) -> Iterator[np.ndarray]:
         process.wait()
 
 
-def avi_frames(stream: BinaryIO) -> Iterator[np.ndarray]:
+def avi_frames(stream: IO[bytes]) -> Iterator[np.ndarray]:
     """The video frames of fmfconv's uncompressed BGR24 AVI stream, as RGB arrays."""
     head = stream.read(12)
     if len(head) < 12:
@@ -98,7 +98,7 @@ def _dib_to_rgb(data: bytes, info: MovieInfo) -> np.ndarray:
     return rows.reshape(info.height, info.width, 3)[:, :, ::-1]
 
 
-def _skip(stream: BinaryIO, count: int) -> None:
+def _skip(stream: IO[bytes], count: int) -> None:
     while count > 0:
         data = stream.read(min(count, 1 << 16))
         if not data:

@@ -32,7 +32,7 @@ from logo_bot.bot.errors import BotError
 from logo_bot.bot.frames import FPS
 from logo_bot.bot.fuse.session import Session
 from logo_bot.bot.fuse.session_parts import FuseFiles
-from logo_bot.bot.play.env import LogoEnv
+from logo_bot.bot.play.env import EnvWrapper, LogoEnv
 from logo_bot.bot.play.observation import Observation
 from logo_bot.bot.profile import Profile
 from logo_bot.bot.recording.chapters import temporaries
@@ -150,7 +150,7 @@ class Recording:
                 origin=session.segments[-1].started_at if session.segments else None,
             ).start()
 
-    def wrap(self, env: LogoEnv) -> Recorder:
+    def wrap(self, env: LogoEnv | EnvWrapper) -> Recorder:
         return Recorder(env, self)
 
     def frame_at(self, t: float | None = None) -> tuple[int | None, int | None]:
@@ -324,6 +324,7 @@ class Recording:
         stop = interrupts.requested()
         how = str(stop) if stop is not None else "stopped"
         note = f"{how}, then ended at once: {reason}"
+        error: str | None
         if self._ended is None:  # still playing
             status, error = "aborted", note
             self.state.ended = self.state.ended or time.time()

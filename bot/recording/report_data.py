@@ -101,7 +101,7 @@ def load(folder: RunFolder) -> RunData:
         timeline = Timeline.of_segments({n: f for n, f in frames.items() if f})
     places = level_frames(run.get("levels", []), events)
     marks: dict[int, list[Mark]] = {}
-    targets: dict[int, list[str]] = {}
+    targets: dict[int | None, list[str]] = {}  # by the event's level
     for event in events:
         if event.get("event") == "target" and isinstance(event.get("target"), list):
             targets[event.get("level")] = event["target"]

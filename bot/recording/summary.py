@@ -168,10 +168,11 @@ def _video_times(rec: RunState, level: int) -> dict[str, Any]:
         return {}
     starts = rec.level_starts
     for i in range(len(starts) - 1, -1, -1):
-        if starts[i].level == level and starts[i].frame is not None:
+        start = starts[i]
+        if start.level == level and start.frame is not None:
             nxt = starts[i + 1].frame if i + 1 < len(starts) else None
             return {
-                "video_start_s": round(starts[i].frame / FPS, 2),
+                "video_start_s": round(start.frame / FPS, 2),
                 "video_end_s": round(nxt / FPS, 2) if nxt is not None else None,
             }
     return {}

@@ -169,9 +169,9 @@ class Chart:
             f"text-anchor='middle'>{y_name}</text>"
         )
         for row, (swatch, text) in enumerate(self.legend):
-            y = TOP + 12 + row * 15
+            row_y = TOP + 12 + row * 15
             parts.append(
-                f"<g transform='translate({LEFT + 14} {y})'>{swatch}"
+                f"<g transform='translate({LEFT + 14} {row_y})'>{swatch}"
                 f"<text x='14' dy='0.35em'>{escape(text)}</text></g>"
             )
         parts.append("</svg>")

@@ -98,6 +98,7 @@ def _levels(events: list[dict[str, Any]], status: str) -> list[dict[str, Any]]:
     entries: dict[int, dict[str, Any]] = {}
     shown_at: dict[int, float] = {}
     last = None
+    entry: dict[str, Any] | None
     for event in events:
         level, name = event.get("level"), event.get("event")
         if not isinstance(level, int) or level < 1:

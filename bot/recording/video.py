@@ -165,7 +165,7 @@ class OpenCvWriter(VideoWriter):
         self.zoom = zoom
         out = (size[0] * zoom, size[1] * zoom)
         for codec, fourcc in (("h264", "avc1"), ("mpeg4", "mp4v")):
-            fourcc_code = cv2.VideoWriter_fourcc(*fourcc)
+            fourcc_code = cv2.VideoWriter.fourcc(*fourcc)
             writer = cv2.VideoWriter(str(self.partial), fourcc_code, float(rate), out)
             if writer.isOpened():
                 self._writer, self.codec = writer, codec
