@@ -226,7 +226,9 @@ def xvfb() -> Check:
             has_xtest = dpy.has_extension("XTEST")
             dpy.close()
     except BotError as exc:
-        return Check("Xvfb", False, f"would not start: {exc}", "do: check its log", {HEADLESS})
+        return Check(
+            "Xvfb", False, f"would not start: {exc}", "do: check its log", frozenset({HEADLESS})
+        )
     if not has_xtest:
         return Check("Xvfb", True, f"starts, without XTEST: not --keys xtest ({found.detail})")
     return Check("Xvfb", True, f"starts, with XTEST ({found.detail})")

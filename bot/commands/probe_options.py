@@ -71,7 +71,8 @@ def save_probed_profile(path: Path, profile: Profile, result: ProbeResult, speed
             "the probe found no safe key timing, so no profile was written",
             hint="check that keys reach Fuse (logo-bot show) and the profile's [keys]",
         )
-    repeat = (result.repeat_delay_frames, result.repeat_every_frames) if result.repeats else None
+    delay = result.repeat_delay_frames
+    repeat = (delay, result.repeat_every_frames) if result.repeats and delay is not None else None
     note = time.strftime("%Y-%m-%d %H:%M") + f" at {speed} % speed"
     assert result.hold_frames is not None and result.gap_frames is not None  # usable
     text = with_probed_timing(

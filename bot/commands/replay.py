@@ -275,6 +275,7 @@ def replay_run(run: dict[str, Any], options: ReplayOptions, rom: Path) -> int:
 def replay_level(run: dict[str, Any], options: ReplayOptions, rom: Path) -> int:
     folder, speed = options.folder, options.speed
     number = options.level
+    assert number is not None  # called for a level only
     entry = next((e for e in run.get("levels", []) if e["level"] == number), None)
     if entry is None:
         played = ", ".join(str(e["level"]) for e in run.get("levels", [])) or "none"

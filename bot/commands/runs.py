@@ -13,6 +13,7 @@ import webbrowser
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from logo_bot.bot.commands.common import add_output_options, setup_logging
 from logo_bot.bot.commands.recording_options import add_runs_option
@@ -52,7 +53,7 @@ def parser() -> argparse.ArgumentParser:
 UNREADABLE = "unreadable"  # the STATUS of a run whose run.json cannot be read
 
 
-def row(name: str, run: dict, report: Path | None = None) -> dict[str, object]:
+def row(name: str, run: dict, report: Path | None = None) -> dict[str, Any]:
     totals = run.get("totals") or {}
     requested = run.get("requested") or {}
     wanted = (

@@ -7,6 +7,7 @@ import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -156,12 +157,12 @@ def load_png(path: Path) -> np.ndarray:
         raise InputError(f"{path} is not an image: {exc}") from None
 
 
-def describe(profile: Profile, frame: np.ndarray) -> dict[str, object]:
+def describe(profile: Profile, frame: np.ndarray) -> dict[str, Any]:
     """Every reading of ``frame`` (or why it could not be read) and the plan."""
     from logo_bot.solvers.order import fewest_presses
     from logo_bot.solvers.planner import solve
 
-    out: dict[str, object] = {}
+    out: dict[str, Any] = {}
     try:
         vision = Vision.for_frame(profile, frame)
     except Unreadable as exc:
@@ -175,7 +176,7 @@ def describe(profile: Profile, frame: np.ndarray) -> dict[str, object]:
     ):
         try:
             value = reader(frame)
-            out[name] = str(value).splitlines() if name != "cursor" else list(value)
+            out[name] = list(value) if isinstance(value, tuple) else str(value).splitlines()
         except Unreadable as exc:
             out[name + "_error"] = exc.reason
     screens = ScreenReader(profile, vision.scale)
@@ -198,40 +199,39 @@ def describe(profile: Profile, frame: np.ndarray) -> dict[str, object]:
     return out
 
 
-def text(info: dict[str, object]) -> str:
+def text(info: dict[str, Any]) -> str:
     if "error" in info:
         return f"not the game: {info['error']}"
     lines = [f"scale {info['scale']}x, level on screen: {'yes' if info['level_shown'] else 'no'}"]
     if found := info.get("found_at"):
-        where = f"the Fuse window's picture is at ({found['left']}, {found['top']})"  # type: ignore[index]
-        if smooth := found.get("smoothed"):  # type: ignore[union-attr]
+        where = f"the Fuse window's picture is at ({found['left']}, {found['top']})"
+        if smooth := found.get("smoothed"):
             where += f", drawn {smooth}x larger, smoothed (a HiDPI desktop's)"
         lines.append(where)
     for name in ("target", "board"):
         if name in info:
-            lines += [f"{name}:"] + [f"  {row}" for row in info[name]]  # type: ignore[union-attr]
+            lines += [f"{name}:"] + [f"  {row}" for row in info[name]]
         else:
             lines.append(f"{name}: unreadable ({info[name + '_error']})")
     if info.get("screen"):
         lines.append(f"screen: {info['screen']}")
     if "panel" in info:
         panel = info["panel"]
-        lines.append("panel: " + ", ".join(f"{k} {v}" for k, v in panel.items()))  # type: ignore[union-attr]
+        lines.append("panel: " + ", ".join(f"{k} {v}" for k, v in panel.items()))
     cursor = info.get("cursor")
     lines.append(
         f"cursor: {cursor[0]} {cursor[1]}"
         if cursor
-        # type: ignore[index]
         else f"cursor: unreadable ({info.get('cursor_error')})"
     )
     if "unsolvable" in info:
         lines.append(f"the target cannot be solved: {info['unsolvable']}")
     elif "plan" in info:
         optimal = "proven fewest" if info["optimal"] else f"lower bound {info['lower_bound']}"
-        placed = sum(ch != "." for row in info.get("board", []) for ch in row)  # type: ignore[union-attr]
+        placed = sum(ch != "." for row in info.get("board", []) for ch in row)
         start = " for the level from an empty board" if placed else ""
         lines.append(f"plan{start} ({info['presses']} key presses, {optimal}):")
-        lines += [f"  {r} {c}" for r, c in info["plan"]]  # type: ignore[union-attr]
+        lines += [f"  {r} {c}" for r, c in info["plan"]]
     return "\n".join(lines)
 
 
