@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sets everything up, then runs ruff and the tests. No display is needed: the
+# Sets everything up, then runs ruff, mypy and the tests. No display is needed: the
 # end-to-end tests start their own Xvfb, one per test process.
 #
 #   ./scripts/test.sh            the whole suite, tests side by side (pytest-xdist)
@@ -22,6 +22,7 @@ done
 ./scripts/setup.sh
 .venv/bin/ruff check .
 .venv/bin/ruff format --check . >/dev/null || { .venv/bin/ruff format --diff . | head -40; exit 1; }
+.venv/bin/mypy  # what it checks, and how strictly: [tool.mypy] in pyproject.toml
 if [ "$quick" = 1 ]; then
     # tests/programs.py: in the quick suite the watched programs refuse to run
     LOGO_TEST_QUICK=1 exec .venv/bin/python -m pytest -p no:cacheprovider -n 2 \
