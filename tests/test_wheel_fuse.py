@@ -148,6 +148,7 @@ def test_the_wheel_holds_the_game_and_doctor_runs_from_it_outside_the_checkout(i
         "logo_bot/calibration/practice/profile.toml",
         "logo_bot/calibration/practice/font.txt",
         "logo_bot/game/levels.txt",
+        "logo_bot/py.typed",  # type checkers read the installed package's own types
     } <= names
     assert not any(n.startswith(("tests/", "faults/", "game/build/gen/")) for n in names)
     built = zipfile.ZipFile(installed.wheel).read("logo_bot/game/build/practice.z80")
