@@ -1,10 +1,10 @@
 """logo-bot's one import name.
 
 Installed (a wheel), this package holds the bot's parts: ``logo_bot.bot``,
-``logo_bot.solvers``, ``logo_bot.calibration`` (the profiles) and ``logo_bot/game/`` (the
-built practice game, as data). In a checkout those parts are the folders at the
-repository's top, beside this one, and they join this package here, so the code reads
-the same in both: ``from logo_bot.bot.x11 import keys``.
+``logo_bot.solvers``, ``logo_bot.calibration`` (the profiles), ``logo_bot.gym`` (the
+Gymnasium environment) and ``logo_bot/game/`` (the built practice game, as data). In a
+checkout those parts are the folders at the repository's top, beside this one, and they
+join this package here, so the code reads the same in both: ``from logo_bot.bot.x11 import keys``.
 """
 
 from __future__ import annotations
