@@ -23,7 +23,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from logo_bot.bot.errors import LevelGone, Unreadable
+from logo_bot.bot.errors import InputError, LevelGone, Unreadable
 from logo_bot.bot.fuse.assembly import SessionOptions, open_session
 from logo_bot.bot.fuse.session import Session
 from logo_bot.bot.play.env import LogoEnv
@@ -84,8 +84,14 @@ class LogoGym(gymnasium.Env[dict[str, Any], np.int64]):
                 "level": spaces.Discrete(self.profile.level_count + 1),
             }
         )
+        if not self.profile.game.get("snapshot"):
+            raise InputError(
+                f"the {self.profile.name} profile's game is a tape: the environment starts "
+                "a level from a snapshot of the game, which only the practice game has",
+                hint="play the practice game (profile='practice')",
+            )
         self._folder = tempfile.TemporaryDirectory(prefix="logo-gym-")
-        game = self.profile.resolve(self.profile.game.get("snapshot", ""))
+        game = self.profile.resolve(self.profile.game["snapshot"])
         self.starts = LevelStarts(game, Path(self._folder.name), name)
         self.session: Session | None = None
         self.env: LogoEnv | None = None
@@ -114,6 +120,8 @@ class LogoGym(gymnasium.Env[dict[str, Any], np.int64]):
         """Show level ``options["level"]`` (default 1) at its start, in a Fuse started
         from that level's snapshot."""
         super().reset(seed=seed)
+        if not self._closer.alive:
+            raise RuntimeError("the environment is closed: make another one")
         level = int((options or {}).get("level", 1))
         snapshot = self.starts.path(level)
         if self.session is None:
