@@ -8,6 +8,7 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from gymnasium.wrappers import AddRenderObservation
 
 import logo_bot.gym
 from logo_bot.bot.profile import load_profile
@@ -94,3 +95,15 @@ def test_time_up_gives_minus_one_and_ends(xserver):
         assert obs["time_left"] == info["time_left"] == 0
     finally:
         game.close()
+
+
+def test_gymnasiums_own_wrapper_adds_the_pixels_to_the_observation(env):
+    pixels = AddRenderObservation(env, render_only=False)  # not closed: the module's env
+    obs, _ = pixels.reset(options={"level": 4})
+    assert obs["pixels"].shape == (240, 320, 3) and obs["pixels"].dtype == np.uint8
+    # the target preview's first stone of level 4, in its value's colour on the pixels
+    row, col = (int(v) for v in np.argwhere(obs["target"] > 0)[0])
+    colour = PROFILE.palette.preview_values[int(obs["target"][row, col])]
+    x, y = PROFILE.geometry.preview.cell_origin(row + 1, col + 1)
+    dx, dy = PROFILE.geometry.preview_stone
+    assert tuple(obs["pixels"][y + dy, x + dx]) == PROFILE.palette.colours[colour]
