@@ -14,7 +14,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from logo_bot.gym.env import PLACE, LogoGym
+from logo_bot.gym.actions import PLACE
+from logo_bot.gym.env import LogoGym
 from logo_bot.solvers.board import Cell
 from logo_bot.solvers.cursor import alternating, moves, walk
 

@@ -15,7 +15,6 @@ import tempfile
 import time
 import weakref
 from dataclasses import replace
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -24,19 +23,17 @@ import numpy as np
 from gymnasium import spaces
 
 from logo_bot.bot.errors import InputError, LevelGone, Unreadable
-from logo_bot.bot.fuse.assembly import SessionOptions, open_session
+from logo_bot.bot.fuse.assembly import SessionOptions, open_session, run_record, with_files
 from logo_bot.bot.fuse.session import Session
-from logo_bot.bot.play.env import LogoEnv
-from logo_bot.bot.play.level_io import LevelIO, placed
+from logo_bot.bot.play.env import EnvWrapper, LogoEnv
+from logo_bot.bot.play.level_io import LevelIO
 from logo_bot.bot.play.observation import Observation
 from logo_bot.bot.profile import Profile, load_profile
+from logo_bot.bot.recording.recording import Recording
+from logo_bot.gym.actions import MOVES, PLACE, TAKE_BACK, Level, key_for
 from logo_bot.gym.level_start import LevelStarts
-from logo_bot.solvers.board import Board, Cell, act
-from logo_bot.solvers.cursor import walk
+from logo_bot.solvers.board import Board, Cell
 
-MOVES = ("up", "down", "left", "right")
-PLACE = "place"
-TAKE_BACK = "take_back"  # the profile's RESET key: the last stone placed taken back
 SOLVED, FAILED = 1.0, -1.0
 LOST_SCREENS = ("time_up", "game_over")  # the level ended without being solved
 
@@ -94,7 +91,8 @@ class LogoGym(gymnasium.Env[dict[str, Any], np.int64]):
         game = self.profile.resolve(self.profile.game["snapshot"])
         self.starts = LevelStarts(game, Path(self._folder.name), name)
         self.session: Session | None = None
-        self.env: LogoEnv | None = None
+        self.env: LogoEnv | EnvWrapper | None = None
+        self.recording: Recording | None = None  # the episode's (``RecordEpisodes``)
         self.io: LevelIO | None = None
         self._sessions: list[Session] = []  # closed with the folder, also at exit
         self._closer = weakref.finalize(self, _close, self._folder, self._sessions)
@@ -125,19 +123,46 @@ class LogoGym(gymnasium.Env[dict[str, Any], np.int64]):
         level = int((options or {}).get("level", 1))
         snapshot = self.starts.path(level)
         if self.session is None:
-            self.session = open_session(self.profile, _with_snapshot(self.options, snapshot))
-            self._sessions.append(self.session)
-            self.env = LogoEnv(self.session)
-            self.io = LevelIO(self.env, self.profile)
+            self._open(snapshot)
         else:
             self.session.restart(snapshot)
         self._reset_state(level)
-        assert self.io is not None
+        assert self.io is not None and self.env is not None
         first = self.io.wait_level()
         self.shown_at = first.at
         self.ended = False
         self._read(first)
+        if self.recording is not None:
+            self.recording.level_started(level)
+        self.env.note("target", target=str(self.target), cursor=self.cursor)
         return self._observation(), self._info()
+
+    def _open(self, snapshot: Path) -> None:
+        """Start the display and Fuse; with a recording, Fuse writes its movie and RZX
+        into the recording's folder and every key and look goes through its recorder."""
+        options = _with_snapshot(self.options, snapshot)
+        recording = self.recording
+        if recording is not None:
+            options = with_files(options, recording.fuse_files())
+            recording.note_session(run_record(options))
+        self.session = open_session(self.profile, options)
+        self._sessions.append(self.session)
+        self.env = LogoEnv(self.session)
+        if recording is not None:
+            recording.record_fuse(self.session)
+            self.env = recording.wrap(self.env)
+        self.io = LevelIO(self.env, self.profile)
+
+    def record_into(self, recording: Recording | None) -> None:
+        """Record from the next reset into ``recording`` (None: record no more): the
+        running Fuse is stopped (its movie and RZX are then whole), and the reset starts
+        one that writes into the recording's folder."""
+        session, self.session, self.env, self.io = self.session, None, None, None
+        if session is not None:
+            self._sessions.remove(session)
+            session.close()
+        self.ended = True
+        self.recording = recording
 
     def step(
         self, action: np.int64 | int
@@ -145,7 +170,8 @@ class LogoGym(gymnasium.Env[dict[str, Any], np.int64]):
         if self.ended or self.io is None:
             raise RuntimeError("the episode has ended (or not begun): call reset() first")
         name = self.actions[int(action)]
-        key, expect, after = self._key_and_expectation(name)
+        now = Level(self.board, self.target, self.cursor, tuple(self.placed), self.last_key)
+        key, expect, after = key_for(name, self.profile.keys, now, self.size)
         self.steps += 1
         reward, terminated, seen = 0.0, False, False
         try:
@@ -171,30 +197,6 @@ class LogoGym(gymnasium.Env[dict[str, Any], np.int64]):
         truncated = not terminated and self.steps >= self.max_steps
         self.ended = terminated or truncated
         return self._observation(), reward, terminated, truncated, self._info(name, seen)
-
-    def _key_and_expectation(self, name: str) -> tuple[str, Any, Board | None]:
-        """The key for action ``name``, what the screen shows once the game took it, and
-        the board it leads to (None: no stone changes); where the action changes nothing
-        (a move into the edge, a stone placed on a stone) any change will do: none
-        comes, and the key is held for the bound."""
-        keys = self.profile.keys
-        if name in MOVES:
-            key = getattr(keys, name)
-            if key == self.last_key and keys.other(key):  # no wait for the key to be up
-                key = keys.other(key) or key
-            to = walk(self.cursor, [name], keys.wrap, self.size)[0]
-            if to != self.cursor:
-                return key, partial(_cursor_on, cell=to), None
-        elif name == PLACE:
-            key = keys.act
-            if self.board[self.cursor] == 0:
-                want = act(self.board, self.cursor)
-                return key, partial(placed, want=want, last=want == self.target), want
-        else:
-            key = keys.reset
-            if self.placed:
-                return key, partial(placed, want=self.placed[-1], last=False), self.placed[-1]
-        return key, partial(_changed, board=self.board, cursor=self.cursor), None
 
     def _screen_after(self, obs: Observation) -> str | None:
         """The screen the level left for: read again until one is named (a screen is
@@ -273,11 +275,3 @@ def _close(folder: tempfile.TemporaryDirectory[str], sessions: list[Session]) ->
 
 def _cells(board: Board, size: tuple[int, int]) -> np.ndarray:
     return np.array(board.cells, dtype=np.int8).reshape(size)
-
-
-def _cursor_on(obs: Observation, cell: Cell) -> bool:
-    return obs.cursor == cell
-
-
-def _changed(obs: Observation, board: Board, cursor: Cell) -> bool:
-    return not obs.level_shown or obs.board != board or obs.cursor != cursor

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from gymnasium.vector import AsyncVectorEnv
 
-from logo_bot.gym.env import MOVES, LogoGym
+from logo_bot.gym.actions import MOVES
+from logo_bot.gym.env import LogoGym
 
 pytestmark = pytest.mark.fuse
 
