@@ -12,6 +12,8 @@ from logo_bot.gym.env import LogoGym
 ENV_ID = "Logo-v0"
 
 if ENV_ID not in registry:
-    register(id=ENV_ID, entry_point="logo_bot.gym.env:LogoGym")
+    # the game is deterministic, but it runs in real time: the time left a step reads
+    # depends on how long the machine took (Gymnasium's checker then skips the repeats)
+    register(id=ENV_ID, entry_point="logo_bot.gym.env:LogoGym", nondeterministic=True)
 
 __all__ = ["ENV_ID", "LogoGym"]

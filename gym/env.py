@@ -115,12 +115,12 @@ class LogoGym(gymnasium.Env[dict[str, Any], np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Show level ``options["level"]`` (default 1) at its start, in a Fuse started
-        from that level's snapshot."""
+        """Show level ``options["level"]`` (default: the last reset's, 1 at first) at its
+        start, in a Fuse started from that level's snapshot."""
         super().reset(seed=seed)
         if not self._closer.alive:
             raise RuntimeError("the environment is closed: make another one")
-        level = int((options or {}).get("level", 1))
+        level = int((options or {}).get("level", self.level))  # the last one asked
         snapshot = self.starts.path(level)
         if self.session is None:
             self._open(snapshot)
@@ -187,32 +187,34 @@ class LogoGym(gymnasium.Env[dict[str, Any], np.int64]):
             obs, met = result.obs, result.met
             seen = met
             del result
+            if not obs.level_shown:  # gone for good, or a frame caught mid-drawing
+                shown = self._screen_after()
+                obs, solving = shown, met and after == self.target
+                if not shown.level_shown:
+                    reward, terminated = self._level_ended(shown.screen, solving)
             if obs.level_shown:
                 self._read(obs)
                 if self.board == self.target:  # solved: the game's transition follows
                     reward, terminated = SOLVED, True
-            else:
-                solving = met and after == self.target
-                reward, terminated = self._level_ended(self._screen_after(obs), solving)
         truncated = not terminated and self.steps >= self.max_steps
         self.ended = terminated or truncated
         return self._observation(), reward, terminated, truncated, self._info(name, seen)
 
-    def _screen_after(self, obs: Observation) -> str | None:
-        """The screen the level left for: read again until one is named (a screen is
-        drawn over a few frames)."""
+    def _screen_after(self) -> Observation:
+        """The picture once the level or a named screen shows (a screen is drawn over a
+        few frames, and a level may be caught mid-drawing)."""
         assert self.env is not None
         obs, _ = self.env.wait_for(lambda o: o.level_shown or o.screen is not None, 30)
-        return "level" if obs.level_shown else obs.screen
+        return obs
 
     def _level_ended(self, screen: str | None, solving: bool) -> tuple[float, bool]:
         """-1 on TIME UP or game over; +1 when the key just pressed made the target
-        (``solving``: the game's transition follows); any other screen ends the episode
+        (``solving``) or the game says WELL DONE; any other screen ends the episode
         with 0."""
         if screen in LOST_SCREENS:
             self.time_left = 0
             return FAILED, True
-        if solving:
+        if solving or screen == "well_done":
             self.board = self.target
             return SOLVED, True
         return 0.0, True

@@ -107,3 +107,11 @@ def test_gymnasiums_own_wrapper_adds_the_pixels_to_the_observation(env):
     x, y = PROFILE.geometry.preview.cell_origin(row + 1, col + 1)
     dx, dy = PROFILE.geometry.preview_stone
     assert tuple(obs["pixels"][y + dy, x + dx]) == PROFILE.palette.colours[colour]
+
+
+def test_a_reset_without_a_level_starts_the_last_one_again(env):
+    env.reset(options={"level": 7})
+    env.step(env.unwrapped.actions.index("right"))
+    obs, info = env.reset()  # as a vector environment's autoreset does
+    assert obs["level"] == info["level"] == 7 and obs["cursor"].tolist() == [0, 0]
+    assert obs["target"].tolist() == np.array(LEVELS[7].cells).reshape(6, 10).tolist()
