@@ -1,7 +1,7 @@
 """What the wheel holds: one import name, ``logo_bot``, with the checkout's ``bot/``,
-``solvers/`` and ``calibration/`` inside it (``logo_bot/`` links to them, so the build
-and an editable install read them there), the type marker ``py.typed``, and the
-practice game as data only:
+``solvers/``, ``calibration/`` and ``gym/`` inside it (``logo_bot/`` links to them, so
+the build and an editable install read them there), the type marker ``py.typed``, and
+the practice game as data only:
 ``build_py`` assembles game/src with pasmo (``python -m game.build``) and adds
 ``logo_bot/game/build/practice.z80`` and ``.tap``, and the level list the profile reads.
 The game's build tools, the benchmarks, the tests and the fault injection stay in the
@@ -61,9 +61,10 @@ from setuptools import setup  # noqa: E402 (after the check: an old one may fail
 from setuptools.command.build_py import build_py  # noqa: E402
 from setuptools.errors import ExecError  # noqa: E402
 
-GAME_FILES = ("practice.z80", "practice.tap")
+# the symbol table: logo_bot.gym makes a level's start from the snapshot with it
+GAME_FILES = ("practice.z80", "practice.tap", "practice.sym")
 # The checkout's folders that run, each a subpackage of logo_bot in the wheel.
-PARTS = ("bot", "solvers", "calibration")
+PARTS = ("bot", "solvers", "calibration", "gym")
 PROFILE_FILES = ("*.toml", "*.txt")  # in each calibration/<profile>/ folder
 
 

@@ -123,5 +123,12 @@ def test_every_link_between_the_pages_leads_somewhere():
 
 
 def test_the_readme_links_the_pages_that_hold_its_details():
-    for page in ("desktops.md", "levels.md", "developing.md", "how-it-works.md", "benchmarks.md"):
+    for page in (
+        "desktops.md",
+        "levels.md",
+        "developing.md",
+        "how-it-works.md",
+        "benchmarks.md",
+        "gym.md",
+    ):
         assert f"(docs/{page}" in README, page

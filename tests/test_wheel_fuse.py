@@ -191,14 +191,15 @@ def test_the_wheel_holds_only_what_runs_under_one_import_name(installed):
     assert {n.split("/")[0] for n in names} == {"logo_bot", info}
     assert wheel.read(f"{info}/top_level.txt").decode().split() == ["logo_bot"]
     parts = {n.split("/")[1] for n in names if n.startswith("logo_bot/") and n.count("/") > 1}
-    assert parts == {"bot", "solvers", "calibration", "game"}
+    assert parts == {"bot", "solvers", "calibration", "gym", "game"}
     game = sorted(n for n in names if n.startswith("logo_bot/game/"))
     assert game == [
+        "logo_bot/game/build/practice.sym",
         "logo_bot/game/build/practice.tap",
         "logo_bot/game/build/practice.z80",
         "logo_bot/game/levels.txt",
     ], "the game's data, not its build tools (game/*.py) or sources (game/src)"
-    for part in ("bot", "solvers", "calibration"):  # each module is the checkout's own
+    for part in ("bot", "solvers", "calibration", "gym"):  # each module is the checkout's own
         shipped = {n.removeprefix("logo_bot/") for n in names if n.startswith(f"logo_bot/{part}/")}
         tracked = subprocess.run(
             ["git", "ls-files", "--cached", "--others", "--exclude-standard", part],

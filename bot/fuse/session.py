@@ -262,8 +262,9 @@ class Session:
                 "(the bot never starts a Fuse in place of yours)",
             ) from None
 
-    def restart(self) -> None:
-        """Stop Fuse (SIGTERM, or it is already dead) and start it again the same way."""
+    def restart(self, snapshot: Path | None = None) -> None:
+        """Stop Fuse (SIGTERM, or it is already dead) and start it again the same way, or
+        with another ``snapshot`` of the game (a level's start)."""
         if self.attached:
             raise EmulatorError(
                 "the attached Fuse cannot be restarted: the bot never starts one in its place",
@@ -281,6 +282,8 @@ class Session:
             record=segment_path(self.files.rzx, number),
             movie=segment_path(self.files.movie, number),
         )
+        if snapshot is not None:
+            config = replace(config, snapshot=snapshot, tape=None)
         for attempt in (1, 2):  # a Fuse slow to show its window on a busy machine: once more
             try:
                 self.fuse = Fuse.start(
