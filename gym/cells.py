@@ -27,13 +27,18 @@ class CellActions(gymnasium.Wrapper[dict[str, Any], np.ndarray, dict[str, Any], 
     one cell may take (then the step ends without a place, ``info["reached"]`` False),
     ``places`` the presses of a place the game was not seen to take."""
 
-    def __init__(self, env: gymnasium.Env, max_moves: int = 40, places: int = 3) -> None:
-        super().__init__(env)
+    def __init__(
+        self, env: gymnasium.Env[dict[str, Any], np.int64], max_moves: int = 40, places: int = 3
+    ) -> None:
+        # gymnasium 1.4 types the wrapped environment with the wrapper's own action (here a
+        # cell, an array), not the one it takes (a key, an integer)
+        super().__init__(env)  # type: ignore[arg-type]
+        self._press = env.step  # the inner step, typed as it is
         game: LogoGym = env.unwrapped  # type: ignore[assignment]
         self.size = game.size
         self.wrap = game.profile.keys.wrap
         self.index = {name: i for i, name in enumerate(game.actions)}
-        self.action_space = spaces.MultiDiscrete(self.size)
+        self.action_space = spaces.MultiDiscrete(list(self.size))
         self.max_moves = max_moves
         self.places = places
         self._obs: dict[str, Any] | None = None
@@ -57,14 +62,14 @@ class CellActions(gymnasium.Wrapper[dict[str, Any], np.ndarray, dict[str, Any], 
                 return obs, total, False, False, info
             move = alternating(moves(cursor, goal, self.wrap, self.size))[0]
             expected = walk(cursor, [move], self.wrap, self.size)[0]
-            obs, reward, terminated, truncated, info = self.env.step(self.index[move])
+            obs, reward, terminated, truncated, info = self._press(np.int64(self.index[move]))
             self._obs, total, keys = obs, total + float(reward), keys + 1
             if _cursor(obs) != expected:
                 corrections += 1
             if terminated or truncated:
                 return obs, total, terminated, truncated, info | _counts(keys, corrections)
         for _ in range(self.places):  # a place not seen is pressed again, as the bot does
-            obs, reward, terminated, truncated, info = self.env.step(self.index[PLACE])
+            obs, reward, terminated, truncated, info = self._press(np.int64(self.index[PLACE]))
             self._obs, total, keys = obs, total + float(reward), keys + 1
             if info.get("seen", True) or terminated or truncated or obs["board"][goal_0] != 0:
                 break  # (a stone drawn late: placing on it again does nothing)

@@ -76,7 +76,7 @@ class LogoGym(gymnasium.Env[dict[str, Any], np.int64]):
             {
                 "board": cells,
                 "target": cells,
-                "cursor": spaces.MultiDiscrete(self.size),
+                "cursor": spaces.MultiDiscrete(list(self.size)),
                 "time_left": spaces.Discrete(1000),
                 "level": spaces.Discrete(self.profile.level_count + 1),
             }
@@ -252,7 +252,7 @@ class LogoGym(gymnasium.Env[dict[str, Any], np.int64]):
             info["action"], info["seen"] = action, seen
         return info
 
-    def render(self) -> np.ndarray | None:  # type: ignore[override]
+    def render(self) -> np.ndarray | None:
         """The Fuse window's picture now (``rgb_array``), as RGB."""
         if self.render_mode != "rgb_array" or self.env is None:
             return None
