@@ -10,7 +10,14 @@ import subprocess
 import sys
 import textwrap
 
-from faults.kill_round import ProcessWatch, kill_exactly, read_process, running, set_subreaper
+from faults.kill_round import (
+    ProcessWatch,
+    end_killed,
+    kill_and_settle,
+    read_process,
+    running,
+    set_subreaper,
+)
 from logo_bot.bot import reaper
 from logo_bot.bot.reaper import Reaper, start_time
 
@@ -54,17 +61,9 @@ def test_a_killed_bots_reaper_ends_its_programs_removes_its_files_and_ends(tmp_p
         programs = [read_process(pid) for pid in pids]
         assert {p.name for p in watch.sample()} >= {"sleep"}
         assert read_process(reaper_pid) is not None, "the reaper runs beside its bot"
-        bot.kill()
-        bot.wait()
-        left = watch.left_running(reaper.GRACE_S + reaper.KILL_WAIT_S + 5)
+        left = kill_and_settle(bot, watch, reaper.GRACE_S + reaper.KILL_WAIT_S + 5)
     finally:
-        set_subreaper(False)
-        if bot.poll() is None:
-            bot.kill()
-            bot.wait()
-        bot.stdout.close()
-    for proc in left:
-        kill_exactly(proc)
+        end_killed(bot)
     assert left == [], "the reaper ended both programs, then itself"
     assert not any(running(p) for p in programs if p is not None)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.log"]
