@@ -213,7 +213,11 @@ class Reaper:
                 return
             except OSError:  # it was ended: a new one is told everything still listed
                 self._process.wait()
-        self._process = self._start()
+        try:
+            self._process = self._start()
+        except OSError:  # no reaper: the kernel's death signal still ends the programs
+            self._process = None
+            return
         assert self._process.stdin is not None
         with contextlib.suppress(OSError):
             self._process.stdin.write(self._listed())
