@@ -16,7 +16,7 @@ and stops it: SIGTERM, SIGHUP or SIGINT; the same signal twice 5 to 200 ms apart
 (SIGTERM+SIGTERM, SIGINT+SIGINT); SIGINT, then another 0 to 50 ms after the bot's last
 line (SIGINT+AFTER: its status, 130, must stand); its terminal hung up (HANGUP: the bot
 is the session leader of a pty whose master the benchmark closes); and in a tenth of the
-rounds SIGKILL, one of them (with enough rounds) in the video encoding. Moments and stops
+rounds SIGKILL, spread over the moments (the video encoding first). Moments and stops
 are spread evenly over the rounds, in a seeded random order, and each moment's exact
 point is drawn at random.
 
@@ -27,10 +27,10 @@ temporary folder is left in its TMPDIR, and its run folder is valid and truthful
 encoding, aborted otherwise), or absent when Fuse never started; on the benchmark's
 display, no grab (a new client answered within a second, probed during the stop and
 after it) and no key down (the server's key map, and every key event the bot sent has
-its release). After SIGKILL the folder is unfinished by nature and the Fuse home must
-go with the next run's sweep, and the folder must read as killed (or finished) and hold
-no video that does not play. Prints a table, one line per round, then the totals
-against the goals. Exit status 0 when every goal is met.
+its release). After SIGKILL the folder is unfinished by nature: the bot's reaper must
+have ended its programs and removed its Fuse home and temporary files, and the folder
+must read as killed (or finished) and hold no video that does not play. Prints a table,
+one line per round, then the totals against the goals. Exit status 0 when every goal is met.
 """
 
 from __future__ import annotations
@@ -59,22 +59,27 @@ CATCHABLE = [s for s in STOPS if s != "SIGKILL"]
 
 def schedule(rounds: int, kills: int, seed: int) -> list[tuple[str, str, bool]]:
     """(stop, moment, on the benchmark's display) per round: every moment as often as
-    the others, every stop but SIGKILL too, ``kills`` SIGKILLs, half the rounds on the
-    display, all in a seeded random order."""
+    the others, every stop but SIGKILL too, ``kills`` SIGKILLs spread over the moments as
+    evenly (the video encoding first), half the rounds on the display, all in a seeded
+    random order."""
     rng = random.Random(seed)
     moments = [MOMENTS[i % len(MOMENTS)] for i in range(rounds)]
-    kills = min(kills, rounds)
-    stops = ["SIGKILL"] * kills + [CATCHABLE[i % len(CATCHABLE)] for i in range(rounds - kills)]
+    rng.shuffle(moments)
+    stops: list[str | None] = [None] * rounds
+    order = ["encoding", *(m for m in MOMENTS if m != "encoding")]
+    for kill in range(min(kills, rounds)):
+        free = [i for i in range(rounds) if stops[i] is None]
+        wanted = [i for i in free if moments[i] == order[kill % len(order)]]
+        stops[rng.choice(wanted or free)] = "SIGKILL"
+    others = [CATCHABLE[i % len(CATCHABLE)] for i in range(stops.count(None))]
+    rng.shuffle(others)
+    filled = iter(others)
     displays = [i % 2 == 1 for i in range(rounds)]
-    for column in (moments, stops, displays):
-        rng.shuffle(column)
-    if "SIGKILL" in stops and "encoding" in moments:  # one kill while the video is written
-        kill, encoding = stops.index("SIGKILL"), moments.index("encoding")
-        if moments[kill] != "encoding" and not any(
-            s == "SIGKILL" and m == "encoding" for s, m in zip(stops, moments, strict=True)
-        ):
-            moments[kill], moments[encoding] = moments[encoding], moments[kill]
-    return list(zip(stops, moments, displays, strict=True))
+    rng.shuffle(displays)
+    return [
+        (stop or next(filled), moment, display)
+        for stop, moment, display in zip(stops, moments, displays, strict=True)
+    ]
 
 
 def parse_only(text: str) -> list[tuple[str, str, bool]]:
@@ -107,7 +112,6 @@ def row(r: RoundResult) -> str:
     details += ["HANG"] if r.hung else []
     details += [f"GRABBED x{r.grabs}"] if r.grabs else []
     details += [f"KEYS DOWN {r.keys_down}"] if r.keys_down else []
-    details += [f"swept {r.swept} Fuse home"] if r.swept else []
     details += ["TEMP LEFT: " + ", ".join(r.temp_left)] if r.temp_left else []
     details += [f"PROBLEM: {p}" for p in r.problems]
     text = "; ".join(d for d in details if d)

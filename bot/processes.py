@@ -7,6 +7,11 @@ thread that started it ends (``PR_SET_PDEATHSIG``): if the bot is killed outrigh
 (SIGKILL, a crash), nothing it started is left running. The signal is one each program
 obeys: fuse-gtk ignores SIGTERM, so Fuse gets SIGHUP; Xvfb gets SIGTERM, which removes
 its lock file and socket.
+
+The kernel removes no file, so each program is also told to the bot's reaper
+(``bot.reaper``), and so is each temporary file or folder the bot makes
+(``remove_if_killed``, until ``removed``): if the bot dies first, the reaper ends the
+programs and removes the files.
 """
 
 from __future__ import annotations
@@ -20,9 +25,13 @@ import sys
 import time
 import weakref
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from logo_bot.bot.reaper import Reaper
+
 PR_SET_PDEATHSIG = 1
+REAPER = Reaper()  # the bot's one reaper, started at the first program or file it is told
 
 
 def _libc() -> Any | None:
@@ -76,7 +85,21 @@ def start(
         args, start_new_session=True, preexec_fn=dies_with_parent(death_signal), **popen
     )
     _started.add(process)
+    REAPER.program(process, death_signal)
     return process
+
+
+def remove_if_killed(*paths: Path) -> None:
+    """Have the reaper remove each file or folder of ``paths`` if the bot dies (SIGKILL,
+    a crash) before it calls ``removed`` with it."""
+    for path in paths:
+        REAPER.path(path)
+
+
+def removed(*paths: Path) -> None:
+    """``paths`` are removed (or kept on purpose): the reaper no longer touches them."""
+    for path in paths:
+        REAPER.removed(path)
 
 
 def run(args: list[str], death_signal: int = signal.SIGTERM) -> subprocess.CompletedProcess[str]:

@@ -10,7 +10,8 @@ as done have their target as end board, and every restart and crash noted in the
 is there (a run stopped before its Fuse started has no segment, nor a restart it
 stopped in). A killed run (its bot died first: SIGKILL) has events.jsonl and no live
 writer holds it; it has no run.json, or the one written as play ended (``writing``: it
-died writing the video), and no video file that does not play.
+died writing the video), no video file that does not play, and no temporary file (its
+reaper removed them: ``bot.reaper``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing import Any
 from logo_bot.bot.installation import PACKAGES_ROOT as REPO_ROOT
 from logo_bot.bot.recording.events import read_events
 from logo_bot.bot.recording.folder import RunFolder
+from logo_bot.bot.recording.run_videos import temporary_files
 from logo_bot.bot.recording.unfinished import read_run
 
 SCHEMAS = REPO_ROOT / "recordings"
@@ -96,6 +98,10 @@ def _unfinished(check: FolderCheck, state: str, status: str | None) -> FolderChe
         path = check.path / name
         if path.exists() and _frames(path) in (None, 0) and shutil.which("ffprobe"):
             check.problems.append(f"{name} is left, and does not play")
+    left = [p for p in temporary_files(RunFolder(check.path)) if p.exists()]
+    left += sorted(check.path.glob("run.json.*.tmp"))  # write_json's, from any thread
+    if left and state == "killed":
+        check.problems.append(f"temporary files left: {', '.join(p.name for p in left)}")
     return check
 
 

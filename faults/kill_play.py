@@ -12,9 +12,10 @@ nothing), no traceback, every process it started ended within ``SETTLE_S``, no t
 folder in its TMPDIR, a folder whose run.json, run_end event and report.html agree
 (complete when the stop came in the encoding, after every level; else aborted; absent
 when Fuse never started), and on a display of the benchmark's no grab over a second and
-no key down. After SIGKILL the folder is unfinished by nature, and the Fuse home the bot
-could not remove must be swept by the next run (``sweep_homes``), and the folder must
-hold no video that does not play and read as killed unless the bot had finished it.
+no key down. After SIGKILL the folder is unfinished by nature: within ``SETTLE_S`` the
+bot's reaper must have ended its programs and removed its Fuse home and temporary files
+(no sweep by a next run helps), and the folder must hold no video that does not play
+and read as killed unless the bot had finished it.
 """
 
 from __future__ import annotations
@@ -41,7 +42,6 @@ from faults.kill_round import (
 )
 from faults.stop_outcome import Outcome, end_and_check
 from faults.x_stop import XStop, site_dir
-from logo_bot.bot.fuse.homes import sweep_homes
 
 STOPS = (
     "SIGTERM",
@@ -72,7 +72,6 @@ class RoundResult:
     hung: bool = False  # not gone within the bound after the signal
     orphans: list[str] = field(default_factory=list)
     temp_left: list[str] = field(default_factory=list)
-    swept: int = 0  # Fuse homes a SIGKILLed bot left, removed by the next run's sweep
     grabs: int = 0  # probes of the display unanswered for a second, during or after
     keys_down: int = 0  # keys left down on the display, or pressed and never released
     truthful: bool = True  # run.json, run_end and report.html agree, and rightly
@@ -234,10 +233,8 @@ def _end_killed(result: RoundResult, bot: Bot, work: Path) -> None:
         kill_exactly(proc)
     result.orphans = [f"{p.name} {p.pid}" for p in left]
     (work / "stderr.txt").write_text("".join(f"{line}\n" for line in bot.stderr))
-    if result.signal == "SIGKILL":
-        if result.exit != -signal.SIGKILL:
-            result.problems.append(f"exit {result.exit} after SIGKILL")
-        result.swept = len(sweep_homes(bot.temp))
+    if result.signal == "SIGKILL" and result.exit != -signal.SIGKILL:
+        result.problems.append(f"exit {result.exit} after SIGKILL")
     result.temp_left = [
         p.name for p in bot.temp.iterdir() if not (p.is_file() and p.name.endswith(".Xauthority"))
     ]

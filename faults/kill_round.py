@@ -175,6 +175,27 @@ class ProcessWatch(threading.Thread):
                     os.waitpid(proc.pid, os.WNOHANG)
 
 
+def kill_and_settle(bot: subprocess.Popen, watch: ProcessWatch, seconds: float) -> list[Proc]:
+    """SIGKILL ``bot`` and give what it started ``seconds`` to end; what still ran then
+    (killed here, by PID, for what comes after). Call ``end_killed`` on any way out."""
+    bot.kill()
+    bot.wait()
+    left = watch.left_running(seconds)
+    for proc in left:
+        kill_exactly(proc)
+    return left
+
+
+def end_killed(bot: subprocess.Popen) -> None:
+    """The end of a test's killed bot, however it went: no subreaper, no bot, no pipe."""
+    set_subreaper(False)
+    if bot.poll() is None:
+        bot.kill()
+        bot.wait()
+    if bot.stdout is not None:
+        bot.stdout.close()
+
+
 @dataclass
 class RoundOptions:
     levels: str = "1-2"

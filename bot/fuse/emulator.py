@@ -147,7 +147,7 @@ class Fuse:
     def _end_at_once(self, reason: str) -> None:
         """A forced end: SIGKILL and the private HOME removed (its files are lost)."""
         _kill(self.process)
-        shutil.rmtree(self.home, ignore_errors=True)
+        _remove_home(self.home)
 
     @classmethod
     def start(
@@ -167,6 +167,7 @@ class Fuse:
         dpy = None
         try:  # from the first step: an interrupt anywhere in start-up leaves nothing behind
             home = Path(tempfile.mkdtemp(prefix=f"{HOME_PREFIX}{os.getpid()}-"))
+            processes.remove_if_killed(home)  # a bot killed outright cannot remove it
             log_path = log_path or home / "fuse.log"
             # no SDL_ setting of the bot's, no Wayland session: an X client of display only
             env = {k: v for k, v in os.environ.items() if not k.startswith(("SDL_", "WAYLAND_"))}
@@ -212,7 +213,7 @@ class Fuse:
             if process is not None:
                 _kill(process)
             if home is not None:
-                shutil.rmtree(home, ignore_errors=True)
+                _remove_home(home)
             raise
         finally:
             if dpy is not None:
@@ -248,7 +249,7 @@ class Fuse:
                         )
             finally:  # SIGKILL after the timeout, and when an interrupt cuts the wait short
                 _kill(self.process)
-                shutil.rmtree(self.home, ignore_errors=True)
+                _remove_home(self.home)
                 if self._unforce is not None:
                     self._unforce()
         return self.process.returncode
@@ -283,6 +284,11 @@ def _kill(process: subprocess.Popen[bytes]) -> None:
     if process.poll() is None:
         process.kill()
         process.wait()
+
+
+def _remove_home(home: Path) -> None:
+    shutil.rmtree(home, ignore_errors=True)
+    processes.removed(home)
 
 
 def _absolute(path: Path) -> str:

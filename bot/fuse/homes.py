@@ -1,6 +1,7 @@
 """Fuse's private homes: each Fuse the bot starts gets a temporary HOME (its settings are
-never the person's), named after the bot's PID so that the next run (and ``logo-bot
-runs``) can remove what a bot killed outright left behind."""
+never the person's). A bot killed outright cannot remove its own: its reaper does
+(``bot.reaper``). Each is named after the bot's PID, so that the next run (and ``logo-bot
+runs``) removes any that no one could: a reaper ended with its bot."""
 
 from __future__ import annotations
 
@@ -13,9 +14,9 @@ HOME_PREFIX = "logo-bot-fuse-home-"
 
 
 def sweep_homes(folder: Path | None = None) -> list[Path]:
-    """Remove the private Fuse homes that bots no longer running left behind (a bot
-    killed outright cannot remove its own); returns those removed. Each home's name
-    carries the PID of the bot that made it."""
+    """Remove the private Fuse homes that bots no longer running left behind (a bot and
+    its reaper both killed); returns those removed. Each home's name carries the PID of
+    the bot that made it."""
     removed = []
     for home in Path(folder or tempfile.gettempdir()).glob(f"{HOME_PREFIX}*-*"):
         pid = home.name[len(HOME_PREFIX) :].split("-", 1)[0]

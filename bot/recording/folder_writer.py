@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from logo_bot.bot import interrupts
+from logo_bot.bot import interrupts, processes
 
 
 class FolderWriter:
@@ -53,5 +53,9 @@ def write_json(path: Path, content: dict[str, Any]) -> None:
     """``content`` into ``path`` (run.json), whole or not at all: written beside it, then
     renamed over it."""
     tmp = path.with_suffix(f".json.{threading.get_ident()}.tmp")
-    tmp.write_text(json.dumps(content, indent=2) + "\n")
-    os.replace(tmp, path)
+    processes.remove_if_killed(tmp)  # by the bot's reaper, if the bot dies in between
+    try:
+        tmp.write_text(json.dumps(content, indent=2) + "\n")
+        os.replace(tmp, path)
+    finally:
+        processes.removed(tmp)

@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from logo_bot.bot import interrupts
+from logo_bot.bot import interrupts, processes
 from logo_bot.bot.errors import BotError
 from logo_bot.bot.frames import FPS
 from logo_bot.bot.fuse.session import Session
@@ -35,7 +35,7 @@ from logo_bot.bot.fuse.session_parts import FuseFiles
 from logo_bot.bot.play.env import EnvWrapper, LogoEnv
 from logo_bot.bot.play.observation import Observation
 from logo_bot.bot.profile import Profile
-from logo_bot.bot.recording.chapters import temporaries
+from logo_bot.bot.recording import run_videos
 from logo_bot.bot.recording.encode import Encoded
 from logo_bot.bot.recording.events import EventLog
 from logo_bot.bot.recording.folder import RunFolder
@@ -44,11 +44,9 @@ from logo_bot.bot.recording.log_file import LogFile
 from logo_bot.bot.recording.recorder import Recorder
 from logo_bot.bot.recording.report_page import write_report  # loaded before any forced end
 from logo_bot.bot.recording.run_state import LevelStart, RecordOptions, RunState
-from logo_bot.bot.recording.run_videos import encode_capture, encode_movie, write_video_chapters
 from logo_bot.bot.recording.screen_capture import ScreenCapture, grab_opener
 from logo_bot.bot.recording.summary import build_summary
 from logo_bot.bot.recording.unwritten import how_later, mark_unwritten, unfinished
-from logo_bot.bot.recording.video import leftovers
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +91,8 @@ class Recording:
 
             self.frames_seen = FramesSeen(FrameStore(folder.path / "frames.tmp"))
         self._log_file = LogFile(folder.log)
+        self._temporaries = run_videos.temporary_files(folder)
+        processes.remove_if_killed(*self._temporaries)  # by the reaper, if the bot is killed
         self.event("run_start", mode=mode, command=command, folder=str(folder.path))
         log.info("recording this run in %s", folder.path)
 
@@ -239,6 +239,7 @@ class Recording:
                     content = self._stopped_writing(stop, status, error)
         finally:
             self._finished = True
+            processes.removed(*self._temporaries)
             self.events.close()
             self._log_file.close()
         return content
@@ -315,12 +316,10 @@ class Recording:
             return  # the folder is complete already
         if self._encoded is not None and self._encoded.error is not None:
             self._encoded = None  # ffmpeg killed by this end: the video is unwritten
-        for path in (self.folder.video, self.folder.annotated):
-            written = self._encoded is not None  # else ffmpeg was writing it: no file
-            for part in ([] if written else [path]) + leftovers(path) + [*temporaries(path)]:
-                part.unlink(missing_ok=True)
-        for store in ("capture.tmp", "frames.tmp"):  # the pictures kept for the videos
-            (self.folder.path / store).unlink(missing_ok=True)
+        written = self._encoded is not None  # else ffmpeg was writing it: no file
+        videos = [] if written else [self.folder.video, self.folder.annotated]
+        for part in videos + self._temporaries:
+            part.unlink(missing_ok=True)
         stop = interrupts.requested()
         how = str(stop) if stop is not None else "stopped"
         note = f"{how}, then ended at once: {reason}"
@@ -355,11 +354,12 @@ class Recording:
             log.info("writing %s from the captured picture", self.folder.video)
             session = self.state.session
             speed = session.speed if session else 100
-            encoded, self.capture_info = encode_capture(self.capture, self.folder.video, speed)
+            video = self.folder.video
+            encoded, self.capture_info = run_videos.encode_capture(self.capture, video, speed)
             return encoded
         log.info("writing %s", self.folder.video)
         signatures = self.frames_seen is not None
-        return encode_movie(
+        return run_videos.encode_movie(
             self.state, self.profile, self.folder.video, self.options.zoom, signatures
         )
 
@@ -374,7 +374,7 @@ class Recording:
         """Chapters (levels, menus, code screens, recoveries) into video.mp4 and
         annotated.mp4; run.json says how many each got."""
         captured = self.capture_info if self.capture is not None else None
-        write_video_chapters(content, encoded, self.state, self.frames_seen, captured)
+        run_videos.write_video_chapters(content, encoded, self.state, self.frames_seen, captured)
 
     def _report(self, plots: bool = True) -> None:
         """report.html; a run is never lost over its page, so a failure is only logged."""

@@ -12,15 +12,31 @@ from typing import TYPE_CHECKING, Any
 
 from logo_bot.bot.frames import FPS
 from logo_bot.bot.profile import Profile
-from logo_bot.bot.recording.chapters import Timeline, chapters, write_chapters
+from logo_bot.bot.recording.chapters import Timeline, chapters, temporaries, write_chapters
 from logo_bot.bot.recording.encode import Encoded, encode
 from logo_bot.bot.recording.events import read_events
+from logo_bot.bot.recording.folder import RunFolder
 from logo_bot.bot.recording.run_state import RunState
 from logo_bot.bot.recording.screen_capture import ScreenCapture
+from logo_bot.bot.recording.video import leftovers
 from logo_bot.bot.see.vision import Vision
 
 if TYPE_CHECKING:
     from logo_bot.bot.recording.annotated_video import FramesSeen
+
+
+STORES = ("capture.tmp", "frames.tmp")  # the pictures kept for the videos
+
+
+def temporary_files(folder: RunFolder) -> list[Path]:
+    """Every temporary file a run may make in its folder as it ends: the pictures kept
+    for the videos, the partial videos, ffmpeg's logs, the chapters' files, and the
+    report while it is written (``report_page``). A forced end removes them, and the
+    reaper those a bot killed outright leaves."""
+    parts = [folder.path / store for store in (*STORES, ".report.html.tmp")]
+    for video in (folder.video, folder.annotated):
+        parts += [*leftovers(video), *temporaries(video)]
+    return parts
 
 
 def encode_movie(

@@ -194,11 +194,14 @@ class XServer:
         file's name is removed before this returns, however it returns."""
         xvfb = xvfb_program()
         screen_dir = screen_folder()
+        if screen_dir:
+            processes.remove_if_killed(screen_dir)  # by the bot's reaper, if it dies first
         try:
             return cls._start(xvfb, screen, log_path, timeout, screen_dir)
         finally:
             if screen_dir:
                 remove(screen_dir)  # mapped (or not to be): the name is not needed
+                processes.removed(screen_dir)
 
     @classmethod
     def _start(

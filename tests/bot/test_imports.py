@@ -14,12 +14,13 @@ from logo_bot import bot
 
 ROOT = Path(bot.__file__).resolve().parent
 # Each folder (or top-level module) of bot/ and the bot packages it may import.
-BASE = {"errors", "frames", "interrupts", "processes"}  # import nothing of the bot
+BASE = {"errors", "frames", "interrupts", "processes"}  # below every layer
 ALLOWED = {
     "errors": set(),
     "frames": set(),
     "interrupts": set(),
-    "processes": set(),
+    "reaper": set(),
+    "processes": {"reaper"},
     "installation": set(),
     "terminal": set(),
     "profile_toml": {"errors"},

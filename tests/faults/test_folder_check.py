@@ -147,6 +147,10 @@ def test_a_killed_run_may_not_leave_a_video_that_does_not_play(tmp_path):
         "video.mp4 is left, and does not play"
     ]
     (folder / "video.mp4").rename(folder / "video.mp4.part")  # what a killed writer leaves
+    assert check_folder(folder, status="killed").problems == [
+        "temporary files left: video.mp4.part"
+    ], "its reaper removes it"
+    (folder / "video.mp4.part").unlink()
     assert check_folder(folder, status="killed").ok
 
 

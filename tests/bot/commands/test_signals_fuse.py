@@ -1,8 +1,9 @@
 """End-to-end: SIGTERM and SIGHUP end a headless walkthrough like Ctrl-C, and SIGKILL
-leaves nothing running: no Xvfb, no Fuse, no temporary folder."""
+leaves nothing running: no Xvfb, no Fuse, no temporary folder or file."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import time
@@ -12,7 +13,8 @@ import pytest
 
 from faults.folder_check import check_folder
 from faults.kill_round import Proc, process_table, running
-from logo_bot.bot.fuse.homes import sweep_homes
+from logo_bot.bot.commands import runs
+from logo_bot.bot.fuse.homes import HOME_PREFIX
 from logo_bot.bot.recording.events import read_events
 from tests.bot.bot_process import bot_process
 
@@ -81,18 +83,28 @@ def test_sigterm_and_sighup_finish_the_run_folder_and_stop_everything(tmp_path, 
     assert left_in(temp) == [], "a temporary folder was left"
 
 
-def test_sigkill_leaves_no_program_running_and_the_next_run_sweeps_its_fuse_home(tmp_path):
-    temp, root, running = start_mid_level(tmp_path, "--no-video")
+def test_sigkill_leaves_no_program_no_fuse_home_and_a_folder_read_as_killed(tmp_path, capsys):
+    """Nothing of the bot's runs once it is SIGKILLed in level 1, and its reaper leaves
+    nothing in the temporary folder (no next run needed) nor in the run folder, which
+    ``logo-bot runs`` lists as killed, with the levels asked for (1-3), not those reached."""
+    temp, root, running = start_mid_level(tmp_path)
     with running as process:
         wait_keys_of_level_1(root, process)
         started = children_of(process.pid)
-        assert len(started) >= 2, "Xvfb and Fuse"
+        homes = list(temp.glob(f"{HOME_PREFIX}*"))
         process.kill()
         process.wait()
-    assert wait_all_ended(started) == [], "the kernel ends them with the bot"
-    (home,) = list(temp.glob("logo-bot-fuse-home-*"))
-    assert sweep_homes(temp) == [home]
-    assert left_in(temp) == []
+    names = sorted(p.name for p in started)
+    assert len(names) == 3 and {"Xvfb", "fuse-sdl"} < set(names), "and the reaper"
+    assert len(homes) == 1, "Fuse's home, while it runs"
+    assert wait_all_ended(started) == [], "Xvfb, Fuse and the reaper, once its work is done"
+    assert left_in(temp) == [], "the Fuse home and any temporary file"
+    (folder,) = list(root.iterdir())
+    check = check_folder(folder, status="killed")
+    assert check.ok, check.problems
+    assert runs.main(["--runs-dir", str(root), "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert (row["status"], row["levels"], row["done"], row["requested"]) == ("killed", "1-3", 0, 3)
 
 
 def test_sigterm_without_recording_stops_xvfb_and_fuse(tmp_path):

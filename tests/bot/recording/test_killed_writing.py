@@ -12,11 +12,12 @@ import subprocess
 import sys
 import threading
 import weakref
+from pathlib import Path
 
 import pytest
 
 from faults.folder_check import check_folder
-from faults.kill_round import ProcessWatch, kill_exactly, set_subreaper
+from faults.kill_round import ProcessWatch, end_killed, kill_and_settle, set_subreaper
 from logo_bot.bot import interrupts, processes
 from logo_bot.bot.commands import runs
 from logo_bot.bot.play.unattended import RunReport
@@ -79,21 +80,15 @@ def test_a_bot_killed_while_it_writes_the_video_leaves_none_and_reads_as_killed(
     try:
         watch = ProcessWatch(bot.pid)
         assert bot.stdout.readline() == "encoding\n"
-        assert [p.name for p in watch.sample()] == ["ffmpeg"]
-        bot.kill()
-        bot.wait()
-        left = watch.left_running(10)
+        reaper = Path(sys.executable).name[:15]  # as /proc names it
+        assert sorted(p.name for p in watch.sample()) == sorted(["ffmpeg", reaper])
+        left = kill_and_settle(bot, watch, 10)
     finally:
-        set_subreaper(False)
-        if bot.poll() is None:
-            bot.kill()
-            bot.wait()
-        bot.stdout.close()
-    for proc in left:
-        kill_exactly(proc)
+        end_killed(bot)
     assert left == []
     (folder,) = root.iterdir()
     assert not (folder / "video.mp4").exists(), "a video.mp4 that does not play"
+    assert [p.name for p in leftovers(folder / "video.mp4") if p.exists()] == [], "the reaper's"
     run = read_run(RunFolder(folder))
     assert run["status"] == "killed", run["error"]
     assert run["video"]["unfinished"]
