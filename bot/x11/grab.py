@@ -14,7 +14,7 @@ import numpy as np
 from Xlib import X
 from Xlib.error import CatchError, ConnectionClosedError, XError
 
-from logo_bot.bot.errors import DisplayError, DisplayLost, EmulatorError
+from logo_bot.bot.errors import DisplayError, DisplayLost, EmulatorError, Unreadable
 from logo_bot.bot.x11.display import open_display
 from logo_bot.bot.x11.lost import LostDisplay
 from logo_bot.bot.x11.pending import has_events
@@ -135,6 +135,21 @@ class Grabber:
     def _grab_box(self, box: Box) -> Frame:
         raise NotImplementedError
 
+    def _check_on_screen(self, box: Box) -> None:
+        """``Unreadable`` when ``box`` lies partly beyond the screen, which has no pixels
+        there (i3 floats a person's 3x fuse-sdl so on a 1280x1024 screen)."""
+        r, screen = self.region, self._dpy.screen()
+        left, top = r.left + box.left, r.top + box.top
+        width, height = screen.width_in_pixels, screen.height_in_pixels
+        if left >= 0 and top >= 0 and left + box.width <= width and top + box.height <= height:
+            return
+        raise Unreadable(
+            f"the Fuse window ({r.width}x{r.height} at {r.left},{r.top}) reaches beyond the "
+            f"screen ({width}x{height}), and the screen has no picture there",
+            hint="move the Fuse window so that all of it shows on the screen (or choose a "
+            "smaller scale in Fuse), then run the bot again",
+        )
+
     def close(self) -> None:
         """Close the display connection; again, or once the display is lost, nothing
         happens (python-xlib would raise ConnectionClosedError: a Fuse restart cut short
@@ -169,6 +184,7 @@ class MssGrabber(Grabber):
         return shot
 
     def _grab_box(self, box: Box) -> Frame:
+        self._check_on_screen(box)
         r = self.region
         area = {"left": r.left + box.left, "top": r.top + box.top}
         raw = self._mss().grab(area | {"width": box.width, "height": box.height})
@@ -194,6 +210,7 @@ class XlibGrabber(Grabber):
     name = "xlib"
 
     def _grab_box(self, box: Box) -> Frame:
+        self._check_on_screen(box)
         return window_image(self._window, box)
 
 
