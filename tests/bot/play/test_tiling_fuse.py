@@ -22,9 +22,9 @@ from logo_bot.bot.x11.window import fuse_window_of
 from tests.bot.bot_process import bot_process
 from tests.bot.desktop import desktop
 from tests.bot.play.test_attach_fuse import (
-    LEVELS,
     PROFILE,
     Person,
+    assert_played,
     assert_wrong_stone_taken_back,
     run_attached,
 )
@@ -121,10 +121,7 @@ def test_a_persons_fuse_under_i3_is_taken_over_mid_level(build, scale, floated, 
             assert person.fuse.alive()
         finally:
             person.close()
-    assert code == 0, err
-    assert [lv["status"] for lv in run["levels"]] == ["done"] * 2
-    for entry in run["levels"]:
-        assert entry["end_board"] == str(LEVELS[entry["level"]]).splitlines()
+    assert_played(code, err, run, 2)
     assert_wrong_stone_taken_back(run, corrections=False)
     assert run["session"]["scale"] == scale, "read at the scale the window shows"
     assert_fewest_keys(run, first=2, lessons=1)
