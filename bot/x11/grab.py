@@ -22,7 +22,7 @@ from logo_bot.bot.x11.picture import BGR_TO_RGB, Box
 from logo_bot.bot.x11.picture_place import PicturePlace
 from logo_bot.bot.x11.pixels import Frame, to_rgb, window_image
 from logo_bot.bot.x11.shm import ShmImage, ShmUnavailable
-from logo_bot.bot.x11.window import Region, region_of
+from logo_bot.bot.x11.window import Region, beyond_screen, region_of
 from logo_bot.bot.x11.xwayland import is_xwayland, root_readable
 
 log = logging.getLogger(__name__)
@@ -135,20 +135,8 @@ class Grabber:
     def _grab_box(self, box: Box) -> Frame:
         raise NotImplementedError
 
-    def _check_on_screen(self, box: Box) -> None:
-        """``Unreadable`` when ``box`` lies partly beyond the screen, which has no pixels
-        there (i3 floats a person's 3x fuse-sdl so on a 1280x1024 screen)."""
-        r, screen = self.region, self._dpy.screen()
-        left, top = r.left + box.left, r.top + box.top
-        width, height = screen.width_in_pixels, screen.height_in_pixels
-        if left >= 0 and top >= 0 and left + box.width <= width and top + box.height <= height:
-            return
-        raise Unreadable(
-            f"the Fuse window ({r.width}x{r.height} at {r.left},{r.top}) reaches beyond the "
-            f"screen ({width}x{height}), and the screen has no picture there",
-            hint="move the Fuse window so that all of it shows on the screen (or choose a "
-            "smaller scale in Fuse), then run the bot again",
-        )
+    def _off_screen(self, box: Box) -> Unreadable | None:
+        return beyond_screen(self._dpy, self.region, box.left, box.top, box.width, box.height)
 
     def close(self) -> None:
         """Close the display connection; again, or once the display is lost, nothing
@@ -184,7 +172,8 @@ class MssGrabber(Grabber):
         return shot
 
     def _grab_box(self, box: Box) -> Frame:
-        self._check_on_screen(box)
+        if (beyond := self._off_screen(box)) is not None:
+            raise beyond
         r = self.region
         area = {"left": r.left + box.left, "top": r.top + box.top}
         raw = self._mss().grab(area | {"width": box.width, "height": box.height})
@@ -210,8 +199,10 @@ class XlibGrabber(Grabber):
     name = "xlib"
 
     def _grab_box(self, box: Box) -> Frame:
-        self._check_on_screen(box)
-        return window_image(self._window, box)
+        try:
+            return window_image(self._window, box)
+        except XError as exc:  # (none on XWayland, which keeps all of a window)
+            raise (self._off_screen(box) or exc) from None
 
 
 class ShmGrabber(Grabber):
