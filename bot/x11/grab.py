@@ -15,7 +15,7 @@ from Xlib import X
 from Xlib.error import CatchError, ConnectionClosedError, XError
 from Xlib.ext import composite
 
-from logo_bot.bot.errors import DisplayError, DisplayLost, EmulatorError
+from logo_bot.bot.errors import DisplayError, DisplayLost, EmulatorError, Unreadable
 from logo_bot.bot.x11.display import open_display
 from logo_bot.bot.x11.lost import LostDisplay
 from logo_bot.bot.x11.pending import has_events
@@ -23,7 +23,7 @@ from logo_bot.bot.x11.picture import BGR_TO_RGB, Box
 from logo_bot.bot.x11.picture_place import PicturePlace
 from logo_bot.bot.x11.pixels import Frame, to_rgb, window_image
 from logo_bot.bot.x11.shm import ShmImage, ShmUnavailable
-from logo_bot.bot.x11.window import Region, region_of
+from logo_bot.bot.x11.window import Region, beyond_screen, region_of
 from logo_bot.bot.x11.xwayland import is_xwayland, root_readable
 
 log = logging.getLogger(__name__)
@@ -136,6 +136,9 @@ class Grabber:
     def _grab_box(self, box: Box) -> Frame:
         raise NotImplementedError
 
+    def _off_screen(self, box: Box) -> Unreadable | None:
+        return beyond_screen(self._dpy, self.region, box.left, box.top, box.width, box.height)
+
     def close(self) -> None:
         """Close the display connection; again, or once the display is lost, nothing
         happens (python-xlib would raise ConnectionClosedError: a Fuse restart cut short
@@ -170,6 +173,8 @@ class MssGrabber(Grabber):
         return shot
 
     def _grab_box(self, box: Box) -> Frame:
+        if (beyond := self._off_screen(box)) is not None:
+            raise beyond
         r = self.region
         area = {"left": r.left + box.left, "top": r.top + box.top}
         raw = self._mss().grab(area | {"width": box.width, "height": box.height})
@@ -195,7 +200,10 @@ class XlibGrabber(Grabber):
     name = "xlib"
 
     def _grab_box(self, box: Box) -> Frame:
-        return window_image(self._window, box)
+        try:
+            return window_image(self._window, box)
+        except XError as exc:  # (none on XWayland, which keeps all of a window)
+            raise (self._off_screen(box) or exc) from None
 
 
 class ShmGrabber(Grabber):

@@ -11,7 +11,7 @@ from Xlib.error import XError
 from Xlib.ext import res
 from Xlib.protocol import request
 
-from logo_bot.bot.errors import DisplayError
+from logo_bot.bot.errors import DisplayError, Unreadable
 
 FUSE_CLASSES = ("fuse-sdl", "fuse-gtk")
 MIN_SIDE = 100  # fuse-gtk keeps an unmapped 10x10 client of its class: not the picture
@@ -257,3 +257,22 @@ def ask_to_close(dpy: xdisplay.Display, window_id: int) -> None:
     )
     window.send_event(message, event_mask=X.NoEventMask)
     dpy.sync()
+
+
+def beyond_screen(
+    dpy: xdisplay.Display, window: Region, left: int, top: int, width: int, height: int
+) -> Unreadable | None:
+    """Where the area (``left``, ``top``, ``width``, ``height``) of ``window`` lies partly
+    beyond the screen, which has no pixels there on a plain X server (i3 floats a
+    person's 3x fuse-sdl so): the error that names the fix; else None."""
+    screen = dpy.screen()
+    w, h = screen.width_in_pixels, screen.height_in_pixels
+    x, y = window.left + left, window.top + top
+    if 0 <= x <= w - width and 0 <= y <= h - height:
+        return None
+    return Unreadable(
+        f"the Fuse window ({window.width}x{window.height} at {window.left},{window.top}) "
+        f"reaches beyond the screen ({w}x{h}), and the screen has no picture there",
+        hint="move the Fuse window so that all of it shows on the screen (or choose a "
+        "smaller scale in Fuse), then run the bot again",
+    )

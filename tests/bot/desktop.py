@@ -12,6 +12,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from Xlib import X
+from Xlib.protocol import event
+
 from logo_bot.bot.x11.display import XServer, open_display
 
 WINDOW_MANAGERS = ("openbox", "icewm", "fluxbox", "i3")
@@ -81,3 +84,30 @@ def desktop(name: str) -> Iterator[XServer]:
     """A private Xvfb with window manager ``name`` running on it."""
     with XServer.start() as xserver, window_manager(xserver.display, name):
         yield xserver
+
+
+def maximise(display: str, window_id: int, timeout_s: float = 10) -> tuple[int, int]:
+    """Ask the window manager to maximise the window (EWMH ``_NET_WM_STATE``, as its
+    title bar's button does); the window's size once it has changed."""
+    dpy = open_display(display)
+    try:
+        atom = dpy.intern_atom
+        window = dpy.create_resource_object("window", window_id)
+        before = window.get_geometry()
+        size = (before.width, before.height)
+        ask = [1, atom("_NET_WM_STATE_MAXIMIZED_VERT"), atom("_NET_WM_STATE_MAXIMIZED_HORZ"), 1, 0]
+        message = event.ClientMessage(
+            window=window, client_type=atom("_NET_WM_STATE"), data=(32, ask)
+        )
+        mask = X.SubstructureRedirectMask | X.SubstructureNotifyMask
+        dpy.screen().root.send_event(message, event_mask=mask)
+        dpy.sync()
+        deadline = time.monotonic() + timeout_s
+        while True:
+            now = window.get_geometry()
+            if (now.width, now.height) != size:
+                return now.width, now.height
+            assert time.monotonic() < deadline, "the window manager did not maximise it"
+            time.sleep(0.05)  # a window manager's turn: nothing in the game to wait for
+    finally:
+        dpy.close()

@@ -36,7 +36,7 @@ from logo_bot.solvers.board import Board, act, play
 from logo_bot.solvers.levels import load_level_list
 from logo_bot.solvers.order import fewest_presses
 from tests.bot.bot_process import bot_process
-from tests.bot.desktop import desktop
+from tests.bot.desktop import desktop, maximise
 from tests.game.gamefuse import LAYOUT, field, shows
 
 pytestmark = pytest.mark.fuse
@@ -459,6 +459,14 @@ def assert_wrong_stone_taken_back(run: dict, corrections: bool = True) -> None:
         assert set(found) <= {"cursor", "lost_action"}, found
 
 
+def assert_played(code: int, err: str, run: dict, levels: int) -> None:
+    """The run ended well with levels 1 to ``levels`` done, each board as its level's."""
+    assert code == 0, err
+    assert [lv["status"] for lv in run["levels"]] == ["done"] * levels
+    for entry in run["levels"]:
+        assert entry["end_board"] == str(LEVELS[entry["level"]]).splitlines()
+
+
 def test_attached_mid_level_with_a_wrong_stone_it_takes_it_back_and_finishes(
     tmp_path, gtk_person_on_openbox
 ):
@@ -466,13 +474,28 @@ def test_attached_mid_level_with_a_wrong_stone_it_takes_it_back_and_finishes(
     person.to_level_1()
     person.place((4, 5), (1, 1), then=(6, 10))  # one stone of a plan, one wrong stone
     code, err, run = run_attached(server, tmp_path, "--levels", "1-3", "--no-video")
-    assert code == 0, err
-    assert [lv["status"] for lv in run["levels"]] == ["done"] * 3
-    for entry in run["levels"]:
-        assert entry["end_board"] == str(LEVELS[entry["level"]]).splitlines()
+    assert_played(code, err, run, 3)
     assert_wrong_stone_taken_back(run)
     assert run["session"]["fuse_build"] == "gtk", "the person's build, read off its window"
     assert person.fuse.alive()
+
+
+def test_attached_to_a_maximised_fuse_gtk_it_reads_the_picture_at_4x(tmp_path):
+    """The person maximised their 1x fuse-gtk mid-level: in the screen-sized window
+    (1280x985 under openbox) it draws at 4x, larger than any --scale the bot offers."""
+    with desktop("openbox") as server:
+        person = Person(server.display, scale=1, build="gtk")
+        try:
+            person.to_level_1()
+            person.place((4, 5), (1, 1), then=(6, 10))  # one stone of a plan, one wrong one
+            assert maximise(server.display, person.fuse.window_id) >= (1280, 960)
+            code, err, run = run_attached(server, tmp_path, "--levels", "1-2", "--no-video")
+            assert person.fuse.alive()
+        finally:
+            person.close()
+    assert_played(code, err, run, 2)
+    assert_wrong_stone_taken_back(run)
+    assert run["session"]["scale"] == 4
 
 
 @pytest.mark.long

@@ -1,6 +1,7 @@
 """End-to-end on desktops like a person's: the bot launched from the command line plays
-levels 1-2 under openbox, icewm and fluxbox, with either Fuse build, and waits while a
-notification-like window covers the picture."""
+levels 1-2 under openbox, icewm and fluxbox, with either Fuse build and at each scale,
+follows its fuse-gtk maximised mid-level, and waits while a notification-like window
+covers the picture."""
 
 from __future__ import annotations
 
@@ -17,10 +18,11 @@ from logo_bot.bot.x11.display import open_display
 from logo_bot.bot.x11.grab import open_grabber
 from logo_bot.bot.x11.window import fuse_window_of
 from tests.bot.bot_process import bot_process
-from tests.bot.desktop import desktop
+from tests.bot.desktop import desktop, maximise
 from tests.bot.recording.test_recording_fuse import check_schemas, check_video
 
 pytestmark = pytest.mark.fuse
+FAST = ("--set", "timing.probe=false")  # the key timing is not what these tests are about
 
 
 def walkthrough(display: str, root: Path, *extra: str, speed: int = 200) -> list[str]:
@@ -41,13 +43,37 @@ def finished_run(process, root: Path) -> tuple[Path, str]:
     return folder.path, err
 
 
-@pytest.mark.parametrize("wm", ["openbox", "icewm", "fluxbox"])
-def test_levels_1_2_with_fuse_sdl_under_a_window_manager(wm, tmp_path):
+@pytest.mark.parametrize(("wm", "scale"), [("openbox", 1), ("icewm", 2), ("fluxbox", 3)])
+def test_levels_1_2_with_fuse_sdl_under_a_window_manager(wm, scale, tmp_path):
+    argv = ["--no-video", "--scale", str(scale)]
     with (
         desktop(wm) as xserver,
-        bot_process(walkthrough(xserver.display, tmp_path, "--no-video")) as bot,
+        bot_process(walkthrough(xserver.display, tmp_path, *argv)) as bot,
     ):
-        finished_run(bot, tmp_path)
+        folder, _ = finished_run(bot, tmp_path)
+    run = json.loads((folder / "run.json").read_text())
+    assert run["session"]["scale"] == scale
+    assert [e["keys_sent"] for e in run["levels"]] == [e["lower_bound"] for e in run["levels"]]
+
+
+def test_a_fuse_gtk_maximised_in_the_middle_of_a_level_is_followed(tmp_path):
+    """openbox maximises the bot's 1x fuse-gtk while level 1 is played: fuse-gtk draws
+    its picture at 3x in the screen-sized window, and the bot reads it there."""
+    with desktop("openbox") as xserver:
+        argv = [*walkthrough(xserver.display, tmp_path, "--no-video", "--fuse", "gtk"), *FAST]
+        with bot_process(argv) as bot:
+            events = events_file(tmp_path, bot)
+            wait_for_event(events, lambda e: e["event"] == "level_shown", bot)
+            dpy = open_display(xserver.display)
+            window = fuse_window_of(dpy)
+            dpy.close()
+            assert maximise(xserver.display, window.id) > (320, 240 + 52)
+            folder, _ = finished_run(bot, tmp_path)
+    log = (folder / "run.log").read_text()
+    assert "Fuse now draws its picture at 3x (it was 1x)" in log, log
+    run = json.loads((folder / "run.json").read_text())
+    assert [e["keys_sent"] for e in run["levels"]] == [e["lower_bound"] for e in run["levels"]]
+    assert_no_misread(folder)
 
 
 def test_levels_1_2_with_fuse_gtk_under_icewm_leave_a_finished_movie_and_rzx(tmp_path):
@@ -61,6 +87,25 @@ def test_levels_1_2_with_fuse_gtk_under_icewm_leave_a_finished_movie_and_rzx(tmp
     run = json.loads((folder / "run.json").read_text())
     check_video(folder, run)  # every emulated frame of the RZX is in the movie and video
     assert run["frames"]["rzx"] > 0
+
+
+def events_file(root: Path, process, timeout_s: float = 60) -> Path:
+    """The run's events.jsonl, once the bot has made its folder."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        found = list(root.glob("*/events.jsonl"))
+        if found:
+            return found[0]
+        assert process.poll() is None, "the bot stopped early"
+        time.sleep(0.01)
+    raise AssertionError(f"no run folder in {root}")
+
+
+def assert_no_misread(folder: Path) -> None:
+    """No level of the run failed but by running out of time (a busy machine can starve
+    the bot that long): a picture misread after a resize fails its level otherwise."""
+    failed = [e["kind"] for e in read_events(folder / "events.jsonl") if e["event"] == "failure"]
+    assert set(failed) <= {"time_up"}, failed
 
 
 def wait_for_event(events: Path, wanted, process, timeout_s: float = 60) -> None:

@@ -23,9 +23,9 @@ from logo_bot.solvers.levels import load_level_list
 from tests.bot.bot_process import bot_process
 from tests.bot.desktop import desktop
 from tests.bot.play.test_attach_fuse import (
-    LEVELS,
     PROFILE,
     Person,
+    assert_played,
     assert_wrong_stone_taken_back,
     run_attached,
 )
@@ -36,10 +36,10 @@ pytestmark = pytest.mark.fuse
 
 FAST = ("--set", "timing.probe=false")  # the key timing is not what these tests are about
 MENU = {"dejavu": 25, "noto": 27}  # fuse-gtk's menu bar, as tall as its font makes it
-LOOKS = {
+LOOKS = {  # a person's Fuse at 2x, unless said ("person": how they started it)
     "noto": {"family": "noto"},
-    "large-font": {"settings": {"font": "DejaVu Sans 16"}},
-    "dark-theme": {"env": {"GTK_THEME": "Adwaita:dark"}},
+    "large-font": {"settings": {"font": "DejaVu Sans 16"}, "person": {"scale": 3}},
+    "dark-theme": {"env": {"GTK_THEME": "Adwaita:dark"}, "person": {"scale": 1}},
     # a person's Fuse takes the desktop's scale (the bot's own keeps its picture whole)
     "hidpi": {"settings": {"scale": 2}, "person": {"gtk_scale": None, "scale": 1}},
 }
@@ -133,9 +133,7 @@ def test_a_persons_fuse_gtk_on_a_desktop_of_another_look_is_taken_over(look, tmp
             assert person.fuse.alive()
         finally:
             person.close()
-    assert code == 0, err
-    assert [lv["status"] for lv in run["levels"]] == ["done"] * 3
-    for entry in run["levels"]:
-        assert entry["end_board"] == str(LEVELS[entry["level"]]).splitlines()
+    assert_played(code, err, run, 3)
     assert_wrong_stone_taken_back(run)
     assert_fewest_keys(run, first=2, lessons=1)
+    assert run["session"]["scale"] == person.scale, "read at the scale the person chose"
