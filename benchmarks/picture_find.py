@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         search = median_ms(lambda p=pixels: find_picture(p), args.rounds)
         again = median_ms(lambda p=pixels, b=box: find_picture(p, hint=b), args.rounds)
         border = median_ms(lambda p=picture, b=box: border_holds(p, margin_of(b)), args.rounds)
-        read = median_ms(lambda p=picture, b=box: b.picture(p), args.rounds)
+        read = median_ms(lambda p=picture, b=box: b.as_drawn(p), args.rounds)
         copy = median_ms(lambda p=picture: np.ascontiguousarray(p[:, :, [2, 1, 0]]), args.rounds)
         print(
             f"{name:28} {search:7.2f}ms {again:7.2f}ms {border:6.2f}ms {read:6.2f}ms "

@@ -21,7 +21,7 @@ def game_window(profile: Profile, image: np.ndarray) -> tuple[np.ndarray, Placem
     in it)."""
     box = find_picture(image)
     if box is not None and box.width == box.size * profile.geometry.window[0]:
-        frame = box.picture(box.crop(image))
+        frame = box.as_drawn(box.crop(image))
         with contextlib.suppress(Unreadable):  # a picture, but not the game's
             what_is_shown(profile, frame)
             whole = (box.width, box.height) == (image.shape[1], image.shape[0])

@@ -115,7 +115,7 @@ class Grabber:
             frame = self._grab_box(self.box)
             if self._place.settling():
                 frame = self._place.settled(frame, self._look_again)
-            return self.box.picture(frame)
+            return self.box.as_drawn(frame)
 
     def _look_again(self) -> None:
         self.refresh_region(look=True)

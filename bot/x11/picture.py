@@ -56,7 +56,7 @@ class Box:
         """Fuse's own scale of the picture the box holds."""
         return max(1, self.size // self.smooth)
 
-    def picture(self, pixels: np.ndarray) -> np.ndarray:
+    def as_drawn(self, pixels: np.ndarray) -> np.ndarray:
         """The picture as Fuse drew it, in the box's ``pixels`` (RGB, the box's size)."""
         if self.smooth == 1:
             return pixels

@@ -204,7 +204,7 @@ def test_a_picture_a_hidpi_desktop_smoothed_is_found_to_the_pixel(factor, scale,
     assert found.smooth > 1 and find_picture(pixels, hint=found) == found
     # Fuse at 2x smoothed 3x and at 3x smoothed 2x look alike but at the blends: either
     # reading is the same Spectrum picture
-    read = found.picture(found.crop(pixels))
+    read = found.as_drawn(found.crop(pixels))
     assert read.shape == (240 * found.scale, 320 * found.scale, 3)
     np.testing.assert_array_equal(read[:: found.scale, :: found.scale], own_24bit(1))
     if scale * factor != 6:
@@ -216,7 +216,7 @@ def test_a_real_hidpi_fuse_gtk_window_is_found_and_read():
     twin = np.asarray(Image.open(HIDPI / "gtk_hidpi_twin.png").convert("RGB"))
     found = find_picture(window_pixels)
     assert found == Box(0, 54, 640, 480, smooth=2)
-    np.testing.assert_array_equal(found.picture(found.crop(window_pixels)), twin)
+    np.testing.assert_array_equal(found.as_drawn(found.crop(window_pixels)), twin)
 
 
 def test_a_picture_as_fuse_draws_it_is_never_taken_for_a_smoothed_one():
