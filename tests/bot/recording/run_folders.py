@@ -14,6 +14,9 @@ from PIL import Image
 
 from logo_bot.bot.fuse.assembly import SessionOptions, run_record
 from logo_bot.bot.fuse.session_parts import Segment
+from logo_bot.bot.play.unattended import RunReport
+from logo_bot.bot.profile import load_profile
+from logo_bot.bot.recording.recording import Recording, RecordOptions
 from logo_bot.bot.recording.video import open_video
 
 NASTY = "<script>alert('x')</script> & \"quoted\""
@@ -134,3 +137,18 @@ def fake_session(folder) -> SimpleNamespace:
         killed_segments=[],
         fuse=SimpleNamespace(config=None),
     )
+
+
+def started_run(root: Path, last: int, status: str) -> Recording:
+    """A walkthrough's recording of levels 1 to ``last`` as play ended with ``status``: its
+    folder under ``root`` with Fuse's movie and input recording as placeholders (the
+    movie's frames are what the test has ``encode.read_frames`` give), a Fuse started."""
+    recording = Recording.start(RecordOptions(root), "walkthrough", ["x"], load_profile("practice"))
+    folder = recording.folder
+    folder.movie.write_bytes(b"FMF")
+    folder.rzx.write_bytes(b"RZX")
+    recording.state.session = fake_session(folder)
+    recording.event("fuse_started", pid=1, display=":1")
+    recording.requested = (1, last)
+    recording.report = RunReport(1, last, status=status)
+    return recording

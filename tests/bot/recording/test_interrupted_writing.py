@@ -20,9 +20,9 @@ from logo_bot.bot.recording import encode as encode_module
 from logo_bot.bot.recording import video as video_module
 from logo_bot.bot.recording.encode import Encoded
 from logo_bot.bot.recording.events import read_events
-from logo_bot.bot.recording.recording import Recording, RecordOptions
+from logo_bot.bot.recording.recording import Recording
 from logo_bot.bot.see.vision import Vision
-from tests.bot.recording.run_folders import fake_session
+from tests.bot.recording.run_folders import started_run
 
 PROFILE = load_profile("practice")
 
@@ -35,15 +35,7 @@ def black_frames(count: int):
 def complete_run(tmp_path, monkeypatch, frames: int = 400) -> Recording:
     """A run whose one level was done, with a movie of ``frames`` black frames."""
     monkeypatch.setattr(encode_module, "read_frames", lambda path: black_frames(frames))
-    recording = Recording.start(RecordOptions(tmp_path / "runs"), "walkthrough", ["x"], PROFILE)
-    folder = recording.folder
-    folder.movie.write_bytes(b"FMF")
-    folder.rzx.write_bytes(b"RZX")
-    recording.state.session = fake_session(folder)
-    recording.event("fuse_started", pid=1, display=":1")
-    recording.requested = (1, 1)
-    recording.report = RunReport(1, 1, status="complete")
-    return recording
+    return started_run(tmp_path / "runs", 1, "complete")
 
 
 def run_json(recording: Recording) -> dict:

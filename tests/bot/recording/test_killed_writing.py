@@ -34,16 +34,10 @@ from tests.bot.recording.run_folders import fake_session
 # frames, then the bot stops there for good (printing "encoding"), with ffmpeg running.
 KILLED_IN_ENCODING = """
 import sys, time
-from types import SimpleNamespace
 from pathlib import Path
 import numpy as np
-from logo_bot.bot.fuse.assembly import SessionOptions, run_record
-from logo_bot.bot.fuse.session_parts import Segment
-from logo_bot.bot.play.unattended import RunReport
-from logo_bot.bot.profile import load_profile
 from logo_bot.bot.recording import encode
-from logo_bot.bot.recording.recording import Recording, RecordOptions
-from tests.bot.recording.run_folders import fake_session
+from tests.bot.recording.run_folders import started_run
 
 def frames(path):
     for number in range(10**6):
@@ -53,17 +47,7 @@ def frames(path):
         yield np.full((240, 320, 3), number % 200, dtype=np.uint8)
 
 encode.read_frames = frames
-recording = Recording.start(
-    RecordOptions(Path(sys.argv[1])), "walkthrough", ["x"], load_profile("practice")
-)
-folder = recording.folder
-folder.movie.write_bytes(b"FMF")
-folder.rzx.write_bytes(b"RZX")
-recording.state.session = fake_session(folder)
-recording.event("fuse_started", pid=1, display=":1")
-recording.requested = (1, 3)
-recording.report = RunReport(1, 3, status="failed")
-with recording:
+with started_run(Path(sys.argv[1]), 3, "failed"):
     pass
 """
 
