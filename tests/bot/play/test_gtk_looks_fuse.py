@@ -29,12 +29,11 @@ from tests.bot.play.test_attach_fuse import (
     assert_wrong_stone_taken_back,
     run_attached,
 )
-from tests.bot.play.test_desktop_fuse import walkthrough
+from tests.bot.play.test_desktop_fuse import FAST, walkthrough
 from tests.gtk_look import FAMILIES, desktop_settings, fonts_conf
 
 pytestmark = pytest.mark.fuse
 
-FAST = ("--set", "timing.probe=false")  # the key timing is not what these tests are about
 MENU = {"dejavu": 25, "noto": 27}  # fuse-gtk's menu bar, as tall as its font makes it
 LOOKS = {  # a person's Fuse at 2x, unless said ("person": how they started it)
     "noto": {"family": "noto"},

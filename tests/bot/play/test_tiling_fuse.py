@@ -29,6 +29,7 @@ from tests.bot.play.test_attach_fuse import (
     run_attached,
 )
 from tests.bot.play.test_desktop_fuse import (
+    FAST,
     assert_no_misread,
     events_file,
     finished_run,
@@ -39,7 +40,6 @@ from tests.bot.play.test_gtk_looks_fuse import assert_fewest_keys
 from tests.gtk_look import GTK_BARS
 
 pytestmark = pytest.mark.fuse
-FAST = ("--set", "timing.probe=false")  # the key timing is not what these tests are about
 
 
 def i3_socket(display: str) -> str:
