@@ -14,6 +14,9 @@ from logo_bot.bot.installation import PACKAGES_ROOT as REPO_ROOT
 
 pytestmark = pytest.mark.fuse
 
+START_S = 120  # a Fuse and an Xvfb started, and level 2 loaded, at a load of 30
+STOP_S = 30  # from the Ctrl-C to the agent's end
+
 AGENT = """
 import gymnasium
 import logo_bot.gym
@@ -36,20 +39,27 @@ def test_ctrl_c_in_an_agents_loop_leaves_nothing_running():
         cwd=REPO_ROOT,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    watchdog = threading.Timer(60, agent.kill)
+    # Start-up may be slow on a busy machine; the stop itself is bounded on its own.
+    watchdog = threading.Timer(START_S, agent.kill)
     watchdog.start()
     try:
         line = agent.stdout.readline()  # the agent plays once this is written
+        watchdog.cancel()
+        assert line, f"the agent never started to play within {START_S} s"
         fuse, xvfb = (int(pid) for pid in line.split())
         agent.send_signal(signal.SIGINT)
-        _, err = agent.communicate()
+        try:
+            _, err = agent.communicate(timeout=STOP_S)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"the agent still ran {STOP_S} s after its Ctrl-C")
     finally:
         watchdog.cancel()
         if agent.poll() is None:
             agent.kill()
         agent.wait()
     # Python ends an uncaught KeyboardInterrupt by SIGINT, as a shell expects
-    assert "KeyboardInterrupt" in err and agent.returncode == -signal.SIGINT, err
+    assert "KeyboardInterrupt" in err, (agent.returncode, err)
+    assert agent.returncode == -signal.SIGINT, (agent.returncode, err)
     for pid in (fuse, xvfb):
         assert not running(pid), f"process {pid} still runs after the agent's Ctrl-C"
 
