@@ -373,7 +373,7 @@ def _run_hook(hook: ForceHook, reason: str) -> None:
     try:
         hook(reason)
     except BaseException as exc:
-        _say(f"logo-bot: while ending at once: {type(exc).__name__}: {exc}")
+        _say(stopping.callback_failed_line(exc))
 
 
 def _say(line: str) -> None:

@@ -11,7 +11,8 @@ them out stay in their layers and call these rules.
    Each program the bot starts runs in a session of its own (a Ctrl-C at the terminal
    reaches the bot alone) and gets those signals back at their default
    (``processes.DEFAULT_SIGNALS``). Its death signal, sent by the kernel or the reaper
-   when the bot dies: ``FUSE_DEATH_SIGNAL`` for Fuse, ``DEATH_SIGNAL`` for the others.
+   when the bot dies: ``FUSE_DEATH_SIGNAL`` for Fuse, ``FMFCONV_DEATH_SIGNAL`` for the
+   movie's decoder, ``DEATH_SIGNAL`` for the others.
    A gym environment installs nothing: in an agent's loop Ctrl-C is Python's own
    ``KeyboardInterrupt``, and the environment's finaliser closes Fuse and Xvfb at exit.
 
@@ -24,15 +25,18 @@ them out stay in their layers and call these rules.
    every ``SLICE_S``. A hang-up once a stop is asked is that same stop (a closed terminal
    hangs up twice); a request once the exit status is known changes nothing.
 
-2. The orderly stop. ``Stopped`` is raised only at the bot's safe points, never half-way
-   through an X request; every ``finally`` on the way out releases the keys and closes the
-   session: Fuse is asked to quit (``fuse_quit_by``) and killed after ``FUSE_QUIT_S``, then
-   Xvfb stops. The run's folder takes play's end (``play_status``: a stop while playing is
-   ``aborted``), and writing it after play (the video, the report) may go on for
-   ``FINISH_S`` from the request (``raises_now``); a stop that cuts it short leaves play's
-   status and marks the video unfinished (``written_while``); the report drops its plots
-   when they would not fit (``plots_fit``). ``logo-bot`` then exits ``EXIT_STOPPED`` with
-   one line on stderr (``stopped_line``), also written to run.log.
+2. The orderly stop. ``Stopped`` is raised only at the bot's safe points (before a key,
+   in every wait, between levels, in the encoders; also before a command starts and once
+   it has returned), never half-way through an X request; every ``finally`` on the way
+   out releases the keys and closes the session: its X parts, then Fuse, asked to quit
+   (``fuse_quit_by``) and killed after ``FUSE_QUIT_S``, then the Xvfb the bot started.
+   The person's own Fuse (``--attach``) is never stopped. The run's folder takes play's
+   end (``play_status``: a stop while playing is ``aborted``), and writing it after play
+   (the video, the report) may go on for ``FINISH_S`` from the request (``raises_now``);
+   a stop that cuts it short leaves play's status and marks the video unfinished
+   (``written_while``); the report drops its plots when they would not fit
+   (``plots_fit``). ``logo-bot`` then exits ``EXIT_STOPPED`` with one line on stderr
+   (``stopped_line``), also written to run.log.
 
 3. The forced end: a second request (``FORCE``), or ``FORCE_AFTER_S`` after the first
    (``took_too_long``). Once the exit status is known it is that status at once
@@ -43,12 +47,14 @@ them out stay in their layers and call these rules.
    the folder marked (``forced_folder``: ``aborted`` only while playing, else play's
    status and the video unfinished; the report without plots; every thread's stack into
    run.log, after the folder's own writer has had ``FOLDER_WAIT_S``). Each has at most
-   ``HOOK_S``, all of them ``HOOKS_S``; then exit ``EXIT_STOPPED``. The process is gone
-   within ``FORCE_AFTER_S + HOOKS_S`` of the first request.
+   ``HOOK_S``, all of them ``HOOKS_S``; then exit ``EXIT_STOPPED``. Meanwhile no other
+   thread writes the folder or the terminal (``interrupts.hold_if_forcing``). The process
+   is gone within ``FORCE_AFTER_S + HOOKS_S`` of the first request.
 
-4. Settled: ``logo-bot`` has its exit status (``exit_status``); from then on a stop signal
-   or request is read and dropped, and at the exit the stop signals are ignored, so
-   Python's shutdown cannot turn the status into a death by signal.
+4. Settled: ``logo-bot`` has its exit status (``exit_status``; the first one settled
+   stands); from then on a stop signal or request is read and dropped, and at the exit
+   the stop signals are ignored, so Python's shutdown cannot turn the status into a
+   death by signal.
 
 5. Killed outright (SIGKILL, a crash): no code of the bot runs. The kernel sends each
    program its death signal; the reaper (``reaper.py``, a program of its own that needs
@@ -71,6 +77,7 @@ from logo_bot.bot.errors import BotError, Exit
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 DEATH_SIGNAL = signal.SIGTERM  # Xvfb, ffmpeg, ffprobe: Xvfb removes its lock and socket
 FUSE_DEATH_SIGNAL = signal.SIGHUP  # obeyed by both builds (fuse-gtk ignores SIGTERM)
+FMFCONV_DEATH_SIGNAL = signal.SIGKILL  # it only reads Fuse's movie: nothing to finish
 
 
 def takes_signal(signum: int, hangup_ignored: bool) -> bool:
@@ -201,6 +208,11 @@ def took_too_long(after_s: float = FORCE_AFTER_S) -> str:
 def ending_line(reason: str) -> str:
     """The forced end's line on stderr."""
     return f"logo-bot: {reason}: ending at once"
+
+
+def callback_failed_line(error: BaseException) -> str:
+    """The line on stderr for a forced-end callback that failed (the others still run)."""
+    return f"logo-bot: while ending at once: {type(error).__name__}: {error}"
 
 
 def hook_order(hooks: Sequence[T], first: Sequence[T]) -> list[T]:

@@ -204,6 +204,11 @@ def test_the_forced_ends_line(reason, line):
     assert stopping.ending_line(reason) == line
 
 
+def test_a_failed_callback_is_said():
+    line = stopping.callback_failed_line(OSError("gone"))
+    assert line == "logo-bot: while ending at once: OSError: gone"
+
+
 @pytest.mark.parametrize(
     ("left_running", "line"),
     [
@@ -224,3 +229,4 @@ def test_how_fuse_is_asked_to_quit(build, how):
 def test_each_program_gets_a_death_signal_it_obeys():
     assert stopping.FUSE_DEATH_SIGNAL == signal.SIGHUP  # fuse-gtk ignores SIGTERM
     assert stopping.DEATH_SIGNAL == signal.SIGTERM  # Xvfb removes its lock and socket
+    assert stopping.FMFCONV_DEATH_SIGNAL == signal.SIGKILL
