@@ -3,9 +3,9 @@
 Use it as a context manager around the session and the game loop; on the way out, even
 after a failure or a stop (Ctrl-C, a signal, the abort key), it writes ``run.json`` at
 once (status: complete, failed or aborted, as play ended: ``stopping.play_status``; the
-video marked unfinished),
-then turns Fuse's movie into ``video.mp4`` (and ``annotated.mp4``), finds the exact
-frames of each level, and writes ``run.json`` again with all of it. The first run.json
+video marked unfinished), then turns Fuse's movie into ``video.mp4`` (and
+``annotated.mp4``), finds the exact frames of each level, and writes ``run.json`` again
+with all of it. The first run.json
 says ``writing``: a bot killed before the second (SIGKILL) leaves a folder that reads as
 killed (``RunFolder.state``). That writing runs
 inside ``interrupts.finishing``: a stop may let it end, or cut it short at a safe point,
