@@ -6,8 +6,8 @@ import importlib
 import sys
 from types import ModuleType
 
-from logo_bot.bot import interrupts, processes, terminal
-from logo_bot.bot.errors import BotError, Exit, exit_codes_help
+from logo_bot.bot import interrupts, processes, stopping, terminal
+from logo_bot.bot.errors import BotError, exit_codes_help
 
 COMMANDS = {
     "walkthrough": "play a range of levels (all 100 by default) unattended",
@@ -94,22 +94,23 @@ def _main(argv: list[str] | None) -> int:
         return interrupts.settle(status)
     except BotError as exc:
         interrupts.hold_if_forcing()
-        interrupts.settle(exc.exit_code)  # before its line: a signal now changes nothing
+        status = stopping.exit_status(exc)
+        interrupts.settle(status)  # before its line: a signal now changes nothing
         print(f"logo-bot {command}: error: {exc}", file=sys.stderr)
-        return exc.exit_code
+        return status
     except KeyboardInterrupt as exc:
         interrupts.hold_if_forcing()
-        interrupts.settle(Exit.STOPPED)
-        how = str(exc) or "stopped by Ctrl-C"
-        fuse = "your Fuse runs on" if getattr(exc, "fuse_left_running", False) else "Fuse stopped"
-        print(f"\nlogo-bot {command}: {how}; every key released, {fuse}", file=sys.stderr)
-        return Exit.STOPPED
+        status = stopping.exit_status(exc)
+        interrupts.settle(status)
+        left_running = getattr(exc, "fuse_left_running", False)
+        print(stopping.stopped_line(command, exc, left_running), file=sys.stderr)
+        return status
     except SystemExit as exc:  # argparse's --help and usage errors
-        interrupts.settle(exc.code if isinstance(exc.code, int) else int(exc.code is not None))
+        interrupts.settle(stopping.exit_status(exc))
         raise
-    except BaseException:
+    except BaseException as exc:
         interrupts.hold_if_forcing()  # killed programs fail the main thread meanwhile
-        interrupts.settle(1)  # Python's status for the traceback it prints
+        interrupts.settle(stopping.exit_status(exc))  # 1: Python's, for its traceback
         raise
 
 

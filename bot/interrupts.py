@@ -1,5 +1,9 @@
 """Ctrl-C, SIGTERM, SIGHUP and the abort key: requests to stop, honoured at safe points.
 
+How requests are carried and the end forced; what each one decides (which request
+forces the end, the times, the callbacks' order, the exit status) is in ``bot.stopping``,
+where the whole stop reads in order.
+
 A signal never raises inside the bot. ``install`` gives SIGINT, SIGTERM and SIGHUP a
 handler that does nothing in Python; the interpreter's C handler writes the signal's
 number to a pipe (``signal.set_wakeup_fd``), and a thread of ours reads it there and
@@ -11,23 +15,14 @@ encoders. The bot's waits sleep in a ``select`` that also watches ``stop_fds``, 
 written at the first request, so a stop ends a wait at once. An X connection is never
 left half-way through a request.
 
-The stop is bounded. From the first request the bot has ``FORCE_AFTER_S`` to finish in
-order; writing the folder after play (``finishing``) may go on for ``FINISH_S`` of it. A
-second request, or the watchdog when that time is up, forces the end: the callbacks
-given to ``on_force`` run in turn (programs killed, keys released on a fresh
-connection, the folder marked, every thread's stack written to run.log), each for at most
-``HOOK_S`` and all of them within ``HOOKS_S``, and the process exits 130 at once
-(``os._exit``; what it started ends with it). Its line on stderr is written on a thread
-of its own and waited for only briefly: a full pipe or a stuck terminal never holds the
-end. So the process is gone within ``FORCE_AFTER_S + HOOKS_S`` of the first request.
+The stop is bounded (``stopping``'s times). A second request, or the watchdog when the
+orderly stop's time is up, forces the end: the callbacks given to ``on_force`` run in
+turn, each on a thread of its own, and the process exits at once (``os._exit``; what it
+started ends with it). Its line on stderr is written on a thread of its own and waited
+for only briefly: a full pipe or a stuck terminal never holds the end.
 
-Once ``logo-bot`` has its exit status (``settle``), a stop signal or request changes
-nothing, and at the exit the stop signals are ignored: a signal during Python's own
-shutdown (which puts the handlers back to their default) cannot turn that status into a
-death by signal, nor a late request force the end.
-
-A SIGHUP ignored from the start stays ignored: ``nohup logo-bot ...`` asks the run to
-outlive its terminal.
+``settle`` records ``logo-bot``'s exit status, after which requests are dropped, and
+the stop signals are ignored at the exit (``_ignore_at_exit``).
 
 The module is one piece: the requests, the two pipes that carry them (signals in, waits
 woken) and the forced end share one state and one lock.
@@ -45,22 +40,18 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 
-SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-EXIT_STOPPED = 130
-FORCE_AFTER_S = 8.0  # from the first request: the orderly stop must be over by then
-FINISH_S = 4.0  # from the first request: the slow writing (video, plots) may go on this long
-# A wait looks at the requests at least this often; those that watch ``stop_fds`` (the
-# bot's own) wake at once when a stop is asked.
-SLICE_S = 0.5
-HOOK_S = 1.0  # the longest a forced end waits for any one ``on_force`` callback
-HOOKS_S = 1.5  # the longest a forced end waits for all of them: it ends within 9.5 s
-SAY_S = 0.1  # the longest a forced end waits for its line on stderr
-
-MESSAGES = {
-    signal.SIGINT: "stopped by Ctrl-C",
-    signal.SIGTERM: "stopped by SIGTERM",
-    signal.SIGHUP: "stopped by SIGHUP",
-}
+from logo_bot.bot import stopping
+from logo_bot.bot.stopping import (
+    FINISH_S,
+    FORCE_AFTER_S,
+    HOOK_S,
+    HOOKS_S,
+    MESSAGES,
+    SAY_S,
+    SIGNALS,
+    SLICE_S,
+    Request,
+)
 
 
 class Stopped(KeyboardInterrupt):
@@ -151,20 +142,20 @@ def request(message: str, kind: type[Stopped] = Stopped, hangup: bool = False) -
     that stop (a closed terminal hangs up twice), decided under the lock. Once the exit
     status is known (``settle``), nothing."""
     with _state.lock:
-        if _state.settled is not None or (hangup and _state.asked):
-            return
-        _state.requests += 1
-        first = _state.requests == 1
-        if first:
+        settled = _state.settled is not None
+        decision = stopping.decide_request(settled, _state.asked, hangup, _state.armed)
+        if decision is not Request.DROP:
+            _state.requests += 1
+        if decision is Request.FIRST:
             _state.kind, _state.message = kind, message
             _state.asked_at = time.monotonic()
             _state.asked = True
-    if first:
+    if decision is Request.FIRST:
         _wake_waits()
         if _state.armed:
             threading.Thread(target=_watchdog, name="stop-watchdog", daemon=True).start()
-    elif _state.armed:
-        force(f"a second stop ({message})")
+    elif decision is Request.FORCE:
+        force(stopping.second_stop(message))
 
 
 def check() -> None:
@@ -174,9 +165,8 @@ def check() -> None:
         _read_noted()
     if not _state.asked:
         return
-    if getattr(_finishing, "depth", 0) and time.monotonic() < finish_by():
-        return
-    raise _state.kind(_state.message)
+    if stopping.raises_now(getattr(_finishing, "depth", 0) > 0, time.monotonic(), finish_by()):
+        raise _state.kind(_state.message)
 
 
 def finish_by() -> float:
@@ -237,20 +227,20 @@ def hold_if_forcing() -> None:
 
 
 def force(reason: str) -> None:
-    """End the process now: the ``on_force`` hooks in turn, within ``HOOKS_S`` (a hook
-    not reached by then does not run), then exit 130. Once the status is known
-    (``settle``), exit with it at once instead."""
+    """End the process now: the ``on_force`` hooks in turn (``stopping.hook_order``),
+    within ``HOOKS_S`` (a hook not reached by then does not run), then exit
+    (``stopping.forced_exit``). Once the status is known (``settle``), exit with it at
+    once instead."""
     with _state.lock:
         if _state.forcing:
             return
         _state.forcing = True
         settled = _state.settled
-        hooks = list(reversed(_state.hooks))
-        hooks.sort(key=lambda hook: hook not in _state.first)  # stable: newest first
+        hooks = stopping.hook_order(_state.hooks, _state.first)
     if settled is not None:
-        os._exit(settled)
+        os._exit(stopping.forced_exit(settled))
     deadline = time.monotonic() + HOOKS_S
-    _say(f"logo-bot: {reason}: ending at once")
+    _say(stopping.ending_line(reason))
     for hook in hooks:
         left = deadline - time.monotonic()
         if left <= 0:
@@ -258,7 +248,7 @@ def force(reason: str) -> None:
         worker = threading.Thread(target=_run_hook, args=(hook, reason), daemon=True)
         worker.start()
         worker.join(min(HOOK_S, left))
-    os._exit(EXIT_STOPPED)
+    os._exit(stopping.forced_exit(None))
 
 
 def settle(status: int) -> int:
@@ -293,7 +283,7 @@ def install(on_hangup: Callable[[], None] | None = None) -> None:
         atexit.register(_ignore_at_exit)
     # again when installed already (logo-bot run twice in one process)
     for signum in SIGNALS:
-        if signum != signal.SIGHUP or not _pipe.hangup_ignored:
+        if stopping.takes_signal(signum, _pipe.hangup_ignored):
             signal.signal(signum, _noted)
 
 
@@ -368,7 +358,7 @@ def take_signal(signum: int) -> None:
     if hangup and _state.on_hangup is not None:
         with contextlib.suppress(Exception):
             _state.on_hangup()
-    kind = Stopped if signum == signal.SIGINT else Terminated
+    kind = Terminated if stopping.terminates(signum) else Stopped
     # a closed terminal hangs up twice (the shell, then the kernel), perhaps read on two
     # threads at once: ``request`` makes it one stop
     request(MESSAGES[signal.Signals(signum)], kind, hangup=hangup)
@@ -376,14 +366,14 @@ def take_signal(signum: int) -> None:
 
 def _watchdog() -> None:
     time.sleep(FORCE_AFTER_S)
-    force(f"the stop took over {FORCE_AFTER_S:g} s")
+    force(stopping.took_too_long(FORCE_AFTER_S))
 
 
 def _run_hook(hook: ForceHook, reason: str) -> None:
     try:
         hook(reason)
     except BaseException as exc:
-        _say(f"logo-bot: while ending at once: {type(exc).__name__}: {exc}")
+        _say(stopping.callback_failed_line(exc))
 
 
 def _say(line: str) -> None:

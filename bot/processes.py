@@ -4,9 +4,8 @@ Every program the bot starts (Xvfb, Fuse, ffmpeg, fmfconv) runs in a session of 
 so that a Ctrl-C at the terminal reaches the bot alone and the bot stops them in order.
 On Linux each is also told by the kernel to receive ``death_signal`` when the bot's
 thread that started it ends (``PR_SET_PDEATHSIG``): if the bot is killed outright
-(SIGKILL, a crash), nothing it started is left running. The signal is one each program
-obeys: fuse-gtk ignores SIGTERM, so Fuse gets SIGHUP; Xvfb gets SIGTERM, which removes
-its lock file and socket.
+(SIGKILL, a crash), nothing it started is left running. Which signal each program gets
+is ``bot.stopping``'s (one it obeys).
 
 The kernel removes no file, so each program is also told to the bot's reaper
 (``bot.reaper``), and so is each temporary file or folder the bot makes
@@ -19,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -29,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from logo_bot.bot.reaper import Reaper
+from logo_bot.bot.stopping import DEATH_SIGNAL, PROGRAMS_WAIT_S, SIGNALS
 
 PR_SET_PDEATHSIG = 1
 REAPER = Reaper()  # the bot's one reaper, started at the first program or file it is told
@@ -51,7 +50,7 @@ if _LIBC is not None:
 # A signal ignored by the bot (nohup ignores SIGHUP, a shell's background job SIGINT)
 # stays ignored across exec: its programs get each back to the default, so that the
 # death signal and the bot's own stop signals end them.
-DEFAULT_SIGNALS = (signal.SIGHUP, signal.SIGINT, signal.SIGTERM)
+DEFAULT_SIGNALS = SIGNALS
 
 
 def dies_with_parent(death_signal: int) -> Callable[[], None]:
@@ -75,7 +74,7 @@ _started: weakref.WeakSet[subprocess.Popen[bytes]] = weakref.WeakSet()
 
 
 def start(
-    args: list[str], death_signal: int = signal.SIGTERM, **popen: Any
+    args: list[str], death_signal: int = DEATH_SIGNAL, **popen: Any
 ) -> subprocess.Popen[bytes]:
     """``subprocess.Popen(args, **popen)`` in a new session, ending with the bot.
 
@@ -102,7 +101,7 @@ def removed(*paths: Path) -> None:
         REAPER.removed(path)
 
 
-def run(args: list[str], death_signal: int = signal.SIGTERM) -> subprocess.CompletedProcess[str]:
+def run(args: list[str], death_signal: int = DEATH_SIGNAL) -> subprocess.CompletedProcess[str]:
     """``subprocess.run(args, capture_output=True, text=True)`` for a short program
     (ffprobe, an ffmpeg remux), started as ``start`` starts them: it ends with the bot,
     and a forced end kills it (``kill_started``). An interrupt kills it too."""
@@ -123,7 +122,7 @@ def run(args: list[str], death_signal: int = signal.SIGTERM) -> subprocess.Compl
     return subprocess.CompletedProcess(args, process.returncode, out, err)
 
 
-def kill_started(reason: str = "", wait_s: float = 0.5) -> None:
+def kill_started(reason: str = "", wait_s: float = PROGRAMS_WAIT_S) -> None:
     """SIGKILL every program started here that still runs, and wait for them all for at
     most ``wait_s`` (a forced end: no ffmpeg may write a file after the folder is
     marked)."""

@@ -5,5 +5,5 @@ built from the groups in ``common``); nothing below it reads the argparse Namesp
 
 The top layer: imports ``bot.recording``, ``bot.play``, ``bot.fuse``, ``bot.see`` and
 ``bot.x11`` (and ``bot.errors``, ``bot.frames``, ``bot.installation``, ``bot.interrupts``,
-``bot.processes``, ``bot.profile``).
+``bot.processes``, ``bot.profile``, ``bot.stopping``).
 """

@@ -11,6 +11,7 @@ import logging
 import re
 from collections.abc import Iterator
 
+from logo_bot.bot import stopping
 from logo_bot.bot.errors import UsageError
 
 
@@ -30,7 +31,7 @@ def stop_logged() -> Iterator[None]:
     try:
         yield
     except KeyboardInterrupt as exc:
-        logging.getLogger("logo_bot.bot.commands").info("%s", str(exc) or "stopped by Ctrl-C")
+        logging.getLogger("logo_bot.bot.commands").info("%s", stopping.how(exc))
         raise
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from logo_bot.bot import interrupts, processes
+from logo_bot.bot import interrupts, processes, stopping
 from logo_bot.bot.errors import EmulatorError, InputError, installed
 from logo_bot.bot.fuse.builds import BUILDS, OPENSE_ROM, ROM_48K_BYTES
 from logo_bot.bot.fuse.homes import HOME_PREFIX, sweep_homes
@@ -182,7 +182,7 @@ class Fuse:
             with open(log_path, "wb") as log:
                 process = processes.start(
                     config.command(binary),
-                    signal.SIGHUP,  # obeyed by both builds (fuse-gtk ignores SIGTERM)
+                    stopping.FUSE_DEATH_SIGNAL,
                     env=env,
                     stdin=subprocess.DEVNULL,
                     stdout=log,
@@ -226,10 +226,10 @@ class Fuse:
     def alive(self) -> bool:
         return self.process.poll() is None
 
-    def stop(self, timeout: float = 5.0) -> int | None:
-        """Ask Fuse to quit so that it finishes its movie and RZX files: SIGTERM for
-        fuse-sdl, a WM_DELETE_WINDOW message for fuse-gtk (which ignores SIGTERM); SIGKILL
-        if it hangs, which ``killed`` records (and a warning says)."""
+    def stop(self, timeout: float = stopping.FUSE_QUIT_S) -> int | None:
+        """Ask Fuse to quit so that it finishes its movie and RZX files
+        (``stopping.fuse_quit_by``: SIGTERM, or a WM_DELETE_WINDOW message); SIGKILL if
+        it hangs, which ``killed`` records (and a warning says)."""
         if not self._stopped:
             self._stopped = True
             try:
@@ -239,7 +239,7 @@ class Fuse:
                         self.process.wait(timeout)
                     except subprocess.TimeoutExpired:
                         self.killed = True
-                        how = "the close message" if self.config.build == "gtk" else "SIGTERM"
+                        how = stopping.fuse_quit_by(self.config.build)
                         log.warning(
                             "Fuse (pid %d) did not quit within %.0f s of %s, so it was killed "
                             "(SIGKILL): its movie and RZX recording may be cut short",
@@ -255,7 +255,7 @@ class Fuse:
         return self.process.returncode
 
     def _ask_to_quit(self) -> None:
-        if self.config.build != "gtk":
+        if stopping.fuse_quit_by(self.config.build) == "SIGTERM":
             self.process.send_signal(signal.SIGTERM)
             return
         try:

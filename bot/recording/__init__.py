@@ -6,5 +6,5 @@ layout and the JSON schemas are described in ``recordings/README.md``.
 
 Imports ``bot.play``, ``bot.fuse``, ``bot.see`` and ``bot.x11`` (and ``bot.errors``,
 ``bot.frames``, ``bot.installation``, ``bot.interrupts``, ``bot.processes``,
-``bot.profile``); never ``bot.commands``.
+``bot.profile``, ``bot.stopping``); never ``bot.commands``.
 """

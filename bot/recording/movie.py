@@ -8,7 +8,6 @@ RIFF chunks needed to get those frames are read here.
 
 from __future__ import annotations
 
-import signal
 import struct
 import subprocess
 from collections.abc import Generator, Iterator
@@ -18,7 +17,7 @@ from typing import IO
 
 import numpy as np
 
-from logo_bot.bot import processes
+from logo_bot.bot import processes, stopping
 from logo_bot.bot.errors import MovieError, installed
 
 
@@ -43,7 +42,7 @@ def read_frames(path: Path) -> Generator[np.ndarray, None, None]:
         return
     process = processes.start(
         [fmfconv(), "-f", "raw", str(path)],
-        signal.SIGKILL,
+        stopping.FMFCONV_DEATH_SIGNAL,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,

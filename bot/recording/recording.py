@@ -2,14 +2,16 @@
 
 Use it as a context manager around the session and the game loop; on the way out, even
 after a failure or a stop (Ctrl-C, a signal, the abort key), it writes ``run.json`` at
-once (status: complete, failed or aborted, as play ended; the video marked unfinished),
-then turns Fuse's movie into ``video.mp4`` (and ``annotated.mp4``), finds the exact
-frames of each level, and writes ``run.json`` again with all of it. The first run.json
+once (status: complete, failed or aborted, as play ended: ``stopping.play_status``; the
+video marked unfinished), then turns Fuse's movie into ``video.mp4`` (and
+``annotated.mp4``), finds the exact frames of each level, and writes ``run.json`` again
+with all of it. The first run.json
 says ``writing``: a bot killed before the second (SIGKILL) leaves a folder that reads as
 killed (``RunFolder.state``). That writing runs
 inside ``interrupts.finishing``: a stop may let it end, or cut it short at a safe point,
 and then the status stands and the video not written is marked unfinished, with how to
-make it later. A forced end (``interrupts.on_force``) marks the folder too, at once.
+make it later. A forced end (``interrupts.on_force``) marks the folder too, at once
+(``stopping.forced_folder``). The rules of each are in ``bot.stopping``.
 
 One piece over 300 lines: the run's life in its folder (its events during play, then the
 end on any exit: the finish, a stop while it writes, a forced end from another thread) is
@@ -27,8 +29,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from logo_bot.bot import interrupts, processes
-from logo_bot.bot.errors import BotError
+from logo_bot.bot import interrupts, processes, stopping
 from logo_bot.bot.frames import FPS
 from logo_bot.bot.fuse.session import Session
 from logo_bot.bot.fuse.session_parts import FuseFiles
@@ -287,10 +288,9 @@ class Recording:
         what play ended with, and the video (or the annotated one) not written is marked
         unfinished, with how to make it later."""
         self.interrupted = stop
-        how = str(stop) or "stopped by Ctrl-C"
-        log.warning("%s while writing the recording: %s", how, self._later())
+        log.warning("%s while writing the recording: %s", stopping.how(stop), self._later())
         content = self._content or build_summary(self.state, status, error, Encoded())
-        self._write_json(self._unwritten(content, f"{how} while it was written"))
+        self._write_json(self._unwritten(content, stopping.written_while(stop)))
         self._report()
         return content
 
@@ -298,9 +298,9 @@ class Recording:
         """The end is forced (a second stop, or the orderly one took too long): run.json,
         run_end and the report (without its plots) saying so, at once, no video; then every
         thread's stack into run.log. Runs on another thread just before the process exits,
-        for at most ``interrupts.HOOK_S``: the folder's truth comes first (on a starved
+        for at most ``stopping.HOOK_S``: the folder's truth comes first (on a starved
         machine the stacks may be cut short, never the report)."""
-        if self._writer.force(interrupts.HOOK_S / 2):
+        if self._writer.force(stopping.FOLDER_WAIT_S):
             try:
                 self._mark_forced(reason)
             finally:
@@ -320,16 +320,11 @@ class Recording:
         videos = [] if written else [self.folder.video, self.folder.annotated]
         for part in videos + self._temporaries:
             part.unlink(missing_ok=True)
-        stop = interrupts.requested()
-        how = str(stop) if stop is not None else "stopped"
-        note = f"{how}, then ended at once: {reason}"
-        error: str | None
+        status, error, note = stopping.forced_folder(self._ended, interrupts.requested(), reason)
         if self._ended is None:  # still playing
-            status, error = "aborted", note
             self.state.ended = self.state.ended or time.time()
             content = build_summary(self.state, status, error, Encoded(), at_once=True)
         else:  # the folder was being written: what play ended with stands
-            status, error = self._ended
             content = self._content or build_summary(
                 self.state, status, error, Encoded(), at_once=True
             )
@@ -339,13 +334,9 @@ class Recording:
         self._report(plots=False)  # the page without its plots: milliseconds
 
     def _status(self, exc: BaseException | None) -> tuple[str, str | None]:
-        if isinstance(exc, KeyboardInterrupt):
-            return "aborted", str(exc) or "stopped by Ctrl-C"  # or the abort key
-        if exc is not None:
-            message = exc.message if isinstance(exc, BotError) else f"{type(exc).__name__}: {exc}"
-            return "failed", message
-        status = getattr(self.state.report, "status", None)
-        return (status if status in ("complete", "failed") else "failed"), None
+        stop = exc if isinstance(exc, KeyboardInterrupt) else None
+        error = None if stop is not None else exc
+        return stopping.play_status(stop, error, getattr(self.state.report, "status", None))
 
     def _encode(self) -> Encoded:
         if not self.options.video or self.profile is None:
@@ -378,10 +369,8 @@ class Recording:
 
     def _report(self, plots: bool = True) -> None:
         """report.html; a run is never lost over its page, so a failure is only logged."""
-        if (
-            interrupts.requested() is not None
-            and time.monotonic() + PLOTS_S > interrupts.finish_by()
-        ):
+        stopped = interrupts.requested() is not None
+        if not stopping.plots_fit(stopped, time.monotonic(), interrupts.finish_by()):
             plots = False  # stopped: the page at once ('logo-bot report RUN' draws them later)
         try:
             path = write_report(self.folder, plots=plots, writing=self._writer.write)
@@ -395,6 +384,3 @@ class Recording:
         report), which run.json says until it is written again."""
         with self._writer.write():
             write_json(self.folder.run_json, {**content, "writing": True} if writing else content)
-
-
-PLOTS_S = 0.5  # the report's plots take milliseconds (svg_chart): a margin for a starved machine

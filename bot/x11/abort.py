@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from Xlib import XK, X
 from Xlib.error import CatchError
 
-from logo_bot.bot import interrupts
+from logo_bot.bot import interrupts, stopping
 from logo_bot.bot.errors import DisplayError, UsageError
 from logo_bot.bot.x11.display import open_display
 from logo_bot.bot.x11.keys import KeyDriver
@@ -138,7 +138,7 @@ class AbortHotkey:
                 held,
                 self.released_s * 1000,
             )
-        self.on_abort(f"stopped by the {self.key} key")
+        self.on_abort(stopping.abort_message(self.key))
 
     def _release_held(self) -> int:
         """Release the keys the driver holds, on the game's display; how many."""

@@ -14,13 +14,14 @@ from logo_bot import bot
 
 ROOT = Path(bot.__file__).resolve().parent
 # Each folder (or top-level module) of bot/ and the bot packages it may import.
-BASE = {"errors", "frames", "interrupts", "processes"}  # below every layer
+BASE = {"errors", "frames", "interrupts", "processes", "stopping"}  # below every layer
 ALLOWED = {
     "errors": set(),
     "frames": set(),
-    "interrupts": set(),
+    "stopping": {"errors"},
+    "interrupts": {"stopping"},
     "reaper": set(),
-    "processes": {"reaper"},
+    "processes": {"reaper", "stopping"},
     "installation": set(),
     "terminal": set(),
     "profile_toml": {"errors"},
@@ -31,7 +32,15 @@ ALLOWED = {
     "play": {*BASE, "profile", "x11", "see", "fuse"},
     "recording": {*BASE, "installation", "profile", "x11", "see", "fuse", "play"},
     "commands": {*BASE, "installation", "profile", "x11", "see", "fuse", "play", "recording"},
-    "cli": {"errors", "installation", "interrupts", "processes", "terminal", "commands"},
+    "cli": {
+        "errors",
+        "installation",
+        "interrupts",
+        "processes",
+        "stopping",
+        "terminal",
+        "commands",
+    },
 }
 FORBIDDEN_TOP = {"game", "faults", "tests", "benchmarks", "jsonschema"}
 
