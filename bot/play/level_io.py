@@ -8,11 +8,12 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from functools import partial
-from typing import Literal, overload
+from typing import Any, Literal, overload
 
 from logo_bot.bot import interrupts
 from logo_bot.bot.errors import LevelFailed, LevelGone, Unreadable
 from logo_bot.bot.play.env import EnvWrapper, LogoEnv, StepResult
+from logo_bot.bot.play.level_report import LevelReport
 from logo_bot.bot.play.observation import ByCells, Expectation, Observation
 from logo_bot.bot.profile import Keys, Profile
 from logo_bot.solvers.board import Board, Cell
@@ -62,6 +63,9 @@ class LevelIO:
         self.board_grid = profile.geometry.board
         self.settle = settle_frames if settle_frames is not None else profile.timing.settle_frames
         self.recent: Observation | None = None  # the last step's observation
+        # whether Fuse's own menu showed during the last step: a key it took from the game
+        # (the person opened the menu as it went down) is no misreading to correct
+        self.lost_to_menu = False
         # whether the game moves the cursor with ``keys.alternates`` (the controls the start
         # sequence chooses): None until learnt from the first one pressed (``move_to``), as
         # in a game someone else entered (or none to learn: the profile has none); False:
@@ -75,6 +79,15 @@ class LevelIO:
             if t.repeat_delay_frames and t.repeat_every_frames
             else None
         )
+
+    def mended(self, report: LevelReport, kind: str, **data: Any) -> None:
+        """A key's effect not seen is mended (``kind``): a correction, noted; or, when Fuse's
+        own menu opened during the step, the key Fuse's menu took, noted only."""
+        if self.lost_to_menu:
+            self.env.note("lost_to_fuse_menu", kind=kind, **data)
+            return
+        report.corrections[kind] += 1
+        self.env.note("correction", kind=kind, **data)
 
     # -- reading and pressing ---------------------------------------------------------------
     @overload
@@ -109,10 +122,12 @@ class LevelIO:
         TIME UP or game-over screen. The last step's observation serves as the check when
         it is younger than a frame (Fuse shows nothing newer yet)."""
         self.check_level_shown()
+        waited = self.env.menu_waited_s
         if hold_frames is not None:
             result = self.env.hold(keys[0], expect, hold_frames, timeout_frames)
         else:
             result = self.env.step(keys, expect, timeout_frames)
+        self.lost_to_menu = self.env.menu_waited_s > waited
         self.recent = result.obs
         return result
 
@@ -122,7 +137,9 @@ class LevelIO:
         """``env.step_seen`` (each key held until the screen shows ``expects[i]``), but
         only while the level is on screen, as ``step``."""
         self.check_level_shown()
+        waited = self.env.menu_waited_s
         result = self.env.step_seen(keys, expects, self.seen_frames, ends)
+        self.lost_to_menu = self.env.menu_waited_s > waited
         self.recent = result.obs
         return result
 

@@ -143,8 +143,7 @@ class Player(LevelIO):
 
     def cursor_missed(self, report: LevelReport, want: Cell, seen: Cell) -> None:
         """The cursor is not where the keys should have put it: a correction, noted."""
-        report.corrections["cursor"] += 1
-        self.env.note("correction", kind="cursor", want=want, seen=seen)
+        self.mended(report, "cursor", want=want, seen=seen)
 
     def play_level(self, first: Observation | None = None) -> LevelReport:
         """Play the level now on screen until its board equals the target (the ``level``

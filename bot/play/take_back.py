@@ -60,8 +60,7 @@ def unseen_act(io: LevelIO, level: LevelInPlay, done: int) -> tuple[int, Cell | 
     if seen == want:
         return done + 1, None, 0
     if seen == states[done]:
-        report.corrections["lost_action"] += 1
-        io.env.note("correction", kind="lost_action", cell=plan[done])
+        io.mended(report, "lost_action", cell=plan[done])
         return done, io.read("cursor"), 1
     index, cursor = resync(io, states, seen, report)
     return index, cursor, 1
