@@ -8,12 +8,11 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from functools import partial
-from typing import Any, Literal, overload
+from typing import Literal, overload
 
 from logo_bot.bot import interrupts
 from logo_bot.bot.errors import LevelFailed, LevelGone, Unreadable
 from logo_bot.bot.play.env import EnvWrapper, LogoEnv, StepResult
-from logo_bot.bot.play.level_report import LevelReport
 from logo_bot.bot.play.observation import ByCells, Expectation, Observation
 from logo_bot.bot.profile import Keys, Profile
 from logo_bot.solvers.board import Board, Cell
@@ -63,9 +62,7 @@ class LevelIO:
         self.board_grid = profile.geometry.board
         self.settle = settle_frames if settle_frames is not None else profile.timing.settle_frames
         self.recent: Observation | None = None  # the last step's observation
-        # whether Fuse's own menu showed during the last step: a key it took from the game
-        # (the person opened the menu as it went down) is no misreading to correct
-        self.lost_to_menu = False
+        self.lost_to_menu = False  # Fuse's own menu showed in the last step (``mended``)
         # whether the game moves the cursor with ``keys.alternates`` (the controls the start
         # sequence chooses): None until learnt from the first one pressed (``move_to``), as
         # in a game someone else entered (or none to learn: the profile has none); False:
@@ -79,15 +76,6 @@ class LevelIO:
             if t.repeat_delay_frames and t.repeat_every_frames
             else None
         )
-
-    def mended(self, report: LevelReport, kind: str, **data: Any) -> None:
-        """A key's effect not seen is mended (``kind``): a correction, noted; or, when Fuse's
-        own menu opened during the step, the key Fuse's menu took, noted only."""
-        if self.lost_to_menu:
-            self.env.note("lost_to_fuse_menu", kind=kind, **data)
-            return
-        report.corrections[kind] += 1
-        self.env.note("correction", kind=kind, **data)
 
     # -- reading and pressing ---------------------------------------------------------------
     @overload

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
+from typing import Any
 
 from logo_bot.bot.errors import LevelFailed
 from logo_bot.bot.play.level_io import LevelIO
@@ -45,6 +46,17 @@ def pick_up(
         cursor = io.read("cursor")
 
 
+def mended(io: LevelIO, report: LevelReport, kind: str, **data: Any) -> None:
+    """A key's effect not seen is mended (``kind``): a correction, noted; or, where Fuse's
+    own menu showed during the step (``io.lost_to_menu``: the person opened it as the key
+    went down, and the menu took the key from the game), noted only."""
+    if io.lost_to_menu:
+        io.env.note("lost_to_fuse_menu", kind=kind, **data)
+        return
+    report.corrections[kind] += 1
+    io.env.note("correction", kind=kind, **data)
+
+
 def unseen_act(io: LevelIO, level: LevelInPlay, done: int) -> tuple[int, Cell | None, int]:
     """After an act on stone ``done`` not seen in time: the stones placed, the cursor
     when it had to be read again (else None), and 1 when the board needed correcting.
@@ -60,7 +72,7 @@ def unseen_act(io: LevelIO, level: LevelInPlay, done: int) -> tuple[int, Cell | 
     if seen == want:
         return done + 1, None, 0
     if seen == states[done]:
-        io.mended(report, "lost_action", cell=plan[done])
+        mended(io, report, "lost_action", cell=plan[done])
         return done, io.read("cursor"), 1
     index, cursor = resync(io, states, seen, report)
     return index, cursor, 1
