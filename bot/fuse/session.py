@@ -91,6 +91,7 @@ class Session:
     watch: PictureWatch | None = None  # when Fuse draws (``bot.x11.damage``); None: polled
     _sight: CellSight | None = field(default=None, repr=False)  # ``glimpse``'s
     menu_waited_s: float = 0.0  # seconds waited while Fuse's own menu showed, in all
+    menu_closed_at: float = -1e9  # when Fuse's own menu was last seen to close (monotonic)
 
     def __post_init__(self) -> None:
         self.frame_s = self.frame_s or FRAME_S * 100 / self.speed
@@ -164,7 +165,9 @@ class Session:
         frame, waited = wait_menu_closed(
             self._look(), self._look, self.wait_drawn, self.keys.release_all, self.focus_policy.emit
         )
-        self.menu_waited_s += waited
+        if waited:
+            self.menu_waited_s += waited
+            self.menu_closed_at = time.monotonic()
         return frame
 
     def _look(self) -> np.ndarray:

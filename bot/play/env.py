@@ -104,6 +104,10 @@ class LogoEnv:
         """The seconds the console waited for Fuse's own menu to close, in all."""
         return float(getattr(self.console, "menu_waited_s", 0.0))
 
+    @property
+    def menu_closed_at(self) -> float:  # when it was last seen to close (time.monotonic)
+        return float(getattr(self.console, "menu_closed_at", -1e9))
+
     def observe(self) -> Observation:
         return self._look(self.console.frame)
 
@@ -152,8 +156,7 @@ class LogoEnv:
                 if holds(expect, obs):
                     return obs, True
                 # Fuse emulated nothing while its own menu showed: that time is not waited
-                deadline += self.menu_waited_s - paused
-                paused = self.menu_waited_s
+                deadline, paused = deadline + self.menu_waited_s - paused, self.menu_waited_s
                 if time.monotonic() >= deadline:
                     return obs, False
                 self.wait_drawn(deadline)
@@ -334,6 +337,10 @@ class EnvWrapper:
     @property
     def menu_waited_s(self) -> float:
         return self.env.menu_waited_s
+
+    @property
+    def menu_closed_at(self) -> float:
+        return self.env.menu_closed_at
 
     def observe(self) -> Observation:
         return self.env.observe()

@@ -87,7 +87,7 @@ class MenuHand:
 def assert_followed(folder: Path, end: int, first: int, lessons: int) -> None:
     """The run read the new scale, said once that it waited for the menu, and played
     every level from ``first`` with the fewest keys (and ``lessons`` more), no level
-    failed and nothing mended; but for one key Fuse's menu may have taken, pressed again."""
+    failed and nothing mended; but for the keys Fuse's menu took as it opened, pressed again."""
     log = (folder / "run.log").read_text()
     drawn = re.findall(r"Fuse now draws its picture at (\d)x", log)
     assert drawn and drawn[-1] == str(end), log
@@ -100,9 +100,10 @@ def assert_followed(folder: Path, end: int, first: int, lessons: int) -> None:
     assert len(run["segments"]) == 1, "Fuse was never started again"
     assert [e["status"] for e in run["levels"]] == ["done", "done"]
     assert all(not e["corrections"] for e in run["levels"]), run["levels"]
-    # a key that went down as the person pressed F1: Fuse's menu took it from the game
+    # a key that went down as the person pressed F1: Fuse paused the game before its menu
+    # showed (on a busy machine some tens of ms later), and the key pressed again then
     lost = kinds.count("lost_to_fuse_menu")
-    assert lost <= 1, [e for e in events if e["event"] == "lost_to_fuse_menu"]
+    assert lost <= 2, [e for e in events if e["event"] == "lost_to_fuse_menu"]
     assert_fewest_keys(run, first=first, lessons=lessons + lost)
 
 
