@@ -84,6 +84,15 @@ class MenuHand:
         self.keys.close()
 
 
+def choose_filter(display: str, window_id: int, scale: int) -> None:
+    """A person changes the scale of the Fuse whose window is ``window_id`` in its menu."""
+    hand = MenuHand(display, window_id)
+    try:
+        hand.choose_filter(scale)
+    finally:
+        hand.close()
+
+
 def assert_followed(folder: Path, end: int, first: int, lessons: int) -> None:
     """The run read the new scale, said once that it waited for the menu, and played
     every level from ``first`` with the fewest keys (and ``lessons`` more), no level
@@ -118,11 +127,7 @@ def test_fuses_menu_in_the_bots_fuse_changes_its_scale_mid_level(start, end, xse
             window_id = fuse_window_of(dpy).id
         finally:
             dpy.close()
-        hand = MenuHand(xserver.display, window_id)
-        try:
-            hand.choose_filter(end)
-        finally:
-            hand.close()
+        choose_filter(xserver.display, window_id, end)
         folder, err = finished_run(bot, tmp_path)
     assert SAID in err, err
     assert_followed(folder, end, first=1, lessons=0)
@@ -138,11 +143,7 @@ def test_fuses_menu_in_a_persons_fuse_changes_its_scale_mid_level(start, end, xs
         with bot_process(argv, watchdog_s=180) as bot:
             events = events_file(tmp_path, bot)
             wait_for_event(events, lambda e: e["event"] == "take_over", bot)
-            hand = MenuHand(xserver.display, person.fuse.window_id)
-            try:
-                hand.choose_filter(end)
-            finally:
-                hand.close()
+            choose_filter(xserver.display, person.fuse.window_id, end)
             folder, _ = finished_run(bot, tmp_path)
         assert person.fuse.alive()
     finally:
