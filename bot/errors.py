@@ -37,7 +37,7 @@ EXIT_CODES: dict[Exit, str] = {
     Exit.FUSE: "Fuse: missing, would not start, or died; or a tool its files need (fmfconv, "
     "and ffmpeg for the video)",
     Exit.FOCUS: "focus: Fuse lacked the keyboard focus (or another program held the "
-    "keyboard) for --focus-timeout",
+    "keyboard) for --focus-timeout, or Fuse's own menu stayed open for 10 minutes",
     Exit.UNREADABLE: "unreadable: the screen is not the game the profile describes (or "
     "Fuse draws no picture: a tiling desktop sized its window)",
     Exit.GAVE_UP: "gave up: a level or the menus failed --max-attempts times in a row",
@@ -117,6 +117,11 @@ class FocusLost(BotError):
     """The Fuse window does not have input focus, so no key may be sent."""
 
     exit_code = Exit.FOCUS
+
+
+class FuseMenuOpen(FocusLost):
+    """Fuse's own menu stayed open over the game longer than the bot waits for it: a key
+    would go to the menu, not to the game."""
 
 
 class Unreadable(BotError):

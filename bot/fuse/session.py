@@ -23,6 +23,7 @@ from logo_bot.bot.errors import DisplayLost, EmulatorError, Unreadable
 from logo_bot.bot.frames import FPS, FRAME_S
 from logo_bot.bot.fuse.builds import OPENSE_ROM
 from logo_bot.bot.fuse.emulator import Fuse
+from logo_bot.bot.fuse.menu_wait import sighted_menu, wait_menu_closed
 from logo_bot.bot.fuse.session_parts import (
     Controls,
     FuseFiles,
@@ -89,6 +90,8 @@ class Session:
     frame_s: float = 0.0  # wall seconds per emulated frame
     watch: PictureWatch | None = None  # when Fuse draws (``bot.x11.damage``); None: polled
     _sight: CellSight | None = field(default=None, repr=False)  # ``glimpse``'s
+    menu_waited_s: float = 0.0  # seconds waited while Fuse's own menu showed, in all
+    menu_closed_at: float = -1e9  # when Fuse's own menu was last seen to close (monotonic)
 
     def __post_init__(self) -> None:
         self.frame_s = self.frame_s or FRAME_S * 100 / self.speed
@@ -157,7 +160,17 @@ class Session:
 
     def frame(self) -> np.ndarray:
         """The picture now; ``EmulatorError`` if Fuse has died. While another window covers
-        the picture this waits, as the focus policy says (it may raise Fuse)."""
+        the picture this waits, as the focus policy says (it may raise Fuse); while Fuse's
+        own menu shows over it, this waits for the menu to close (``menu_wait``)."""
+        frame, waited = wait_menu_closed(
+            self._look(), self._look, self.wait_drawn, self.keys.release_all, self.focus_policy.emit
+        )
+        if waited:
+            self.menu_waited_s += waited
+            self.menu_closed_at = time.monotonic()
+        return frame
+
+    def _look(self) -> np.ndarray:
         self._may_look()
         return self._follow_scale(self._grab())
 
@@ -175,6 +188,9 @@ class Session:
         size = (w * vision.scale, h * vision.scale)
         if picture is None or (picture.width, picture.height) != size:
             self._sight = None  # the areas drawn meanwhile are not the sight's: read all
+            return None
+        if sighted_menu(picture):  # read none of it: a look waits for the menu to close
+            self._sight = None
             return None
         if sight is None or sight.vision is not vision:
             sight = self._sight = CellSight(vision)

@@ -99,6 +99,15 @@ class LogoEnv:
         """The timing keys are pressed with now."""
         return self.console.keys.timing
 
+    @property
+    def menu_waited_s(self) -> float:
+        """The seconds the console waited for Fuse's own menu to close, in all."""
+        return float(getattr(self.console, "menu_waited_s", 0.0))
+
+    @property
+    def menu_closed_at(self) -> float:  # when it was last seen to close (time.monotonic)
+        return float(getattr(self.console, "menu_closed_at", -1e9))
+
     def observe(self) -> Observation:
         return self._look(self.console.frame)
 
@@ -139,12 +148,15 @@ class LogoEnv:
         each time Fuse has drawn (``wait_drawn``); an expectation ``ByCells`` by glimpses."""
         look = self._glimpse if isinstance(expect, ByCells) else self.observe
         deadline = time.monotonic() + timeout_frames * self.console.frame_s
+        paused = self.menu_waited_s
         with self.spent.on("frame_wait"):
             while True:
                 obs = None  # the last picture let go first: the watch may then reuse it
                 obs = look()
                 if holds(expect, obs):
                     return obs, True
+                # Fuse emulated nothing while its own menu showed: that time is not waited
+                deadline, paused = deadline + self.menu_waited_s - paused, self.menu_waited_s
                 if time.monotonic() >= deadline:
                     return obs, False
                 self.wait_drawn(deadline)
@@ -321,6 +333,14 @@ class EnvWrapper:
     @property
     def key_timing(self) -> KeyTiming:
         return self.env.key_timing
+
+    @property
+    def menu_waited_s(self) -> float:
+        return self.env.menu_waited_s
+
+    @property
+    def menu_closed_at(self) -> float:
+        return self.env.menu_closed_at
 
     def observe(self) -> Observation:
         return self.env.observe()

@@ -1,5 +1,6 @@
-"""What a run says when Fuse loses the keyboard focus or its picture is covered (the key
-driver's focus policy tells its listeners), on the progress line and in the events."""
+"""What a run says when Fuse loses the keyboard focus, its picture is covered or Fuse's
+own menu shows over it (the session's focus policy tells its listeners), on the progress
+line and in the events."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ PAUSED = "PAUSED: another window has the keyboard focus; click the Fuse window t
 TAKING_BACK = "another window has the keyboard focus: taking it back in {:.0f} s"
 COVERED = "PAUSED: another window covers the Fuse picture; move it away to go on"
 RAISING = "another window covers the Fuse picture: raising Fuse in {:.0f} s"
+FUSE_MENU = "PAUSED: Fuse's own menu is open; close it (Escape in Fuse) to go on"
 ENDED = ("time_up", "game_over", "title")  # screens of a level lost while paused
 SHOWS = " (the game shows "  # what is added to the pause message for them
 GRABBED = (
@@ -56,6 +58,14 @@ class FocusMessages:
             self.env.note("picture_covered")
             log.warning("another window covers the Fuse picture: no key is pressed")
             self.progress.update(status="another window covers the Fuse picture: waiting")
+            return
+        if event == "fuse_menu":
+            self.env.note("fuse_menu_open")
+            self.progress.update(status=FUSE_MENU)
+            return
+        if event == "regained" and data.get("reason") == "fuse_menu":
+            self.env.note("fuse_menu_closed", waited_s=data.get("waited_s"))
+            self.progress.update(status="")
             return
         if event == "grabbed":
             self.env.note("keyboard_grabbed")

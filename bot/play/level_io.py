@@ -62,6 +62,7 @@ class LevelIO:
         self.board_grid = profile.geometry.board
         self.settle = settle_frames if settle_frames is not None else profile.timing.settle_frames
         self.recent: Observation | None = None  # the last step's observation
+        self.menu_mark = 0.0  # the env's ``menu_waited_s`` as the last step began (``mended``)
         # whether the game moves the cursor with ``keys.alternates`` (the controls the start
         # sequence chooses): None until learnt from the first one pressed (``move_to``), as
         # in a game someone else entered (or none to learn: the profile has none); False:
@@ -109,6 +110,7 @@ class LevelIO:
         TIME UP or game-over screen. The last step's observation serves as the check when
         it is younger than a frame (Fuse shows nothing newer yet)."""
         self.check_level_shown()
+        self.menu_mark = self.env.menu_waited_s
         if hold_frames is not None:
             result = self.env.hold(keys[0], expect, hold_frames, timeout_frames)
         else:
@@ -122,6 +124,7 @@ class LevelIO:
         """``env.step_seen`` (each key held until the screen shows ``expects[i]``), but
         only while the level is on screen, as ``step``."""
         self.check_level_shown()
+        self.menu_mark = self.env.menu_waited_s
         result = self.env.step_seen(keys, expects, self.seen_frames, ends)
         self.recent = result.obs
         return result

@@ -25,7 +25,7 @@ from logo_bot.bot.play.level_io import LevelIO, board_or, cursor_on, placed, pla
 from logo_bot.bot.play.level_report import LevelInPlay, LevelReport
 from logo_bot.bot.play.observation import Observation
 from logo_bot.bot.play.plan_ahead import Expected, PlanAhead, plan_ahead
-from logo_bot.bot.play.take_back import pick_up, unseen_act
+from logo_bot.bot.play.take_back import mended, pick_up, unseen_act
 from logo_bot.bot.profile import Profile
 from logo_bot.solvers.board import Board, Cell, act
 from logo_bot.solvers.order import fewest_presses
@@ -142,9 +142,8 @@ class Player(LevelIO):
         raise LevelFailed(f"the cursor would not reach {cell[0]} {cell[1]}")
 
     def cursor_missed(self, report: LevelReport, want: Cell, seen: Cell) -> None:
-        """The cursor is not where the keys should have put it: a correction, noted."""
-        report.corrections["cursor"] += 1
-        self.env.note("correction", kind="cursor", want=want, seen=seen)
+        """The cursor is not where the keys should have put it: mended (``mended``)."""
+        mended(self, report, "cursor", want=want, seen=seen)
 
     def play_level(self, first: Observation | None = None) -> LevelReport:
         """Play the level now on screen until its board equals the target (the ``level``

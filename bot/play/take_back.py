@@ -4,8 +4,10 @@ the player's ``LevelIO``."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from functools import partial
+from typing import Any
 
 from logo_bot.bot.errors import LevelFailed
 from logo_bot.bot.play.level_io import LevelIO
@@ -45,6 +47,32 @@ def pick_up(
         cursor = io.read("cursor")
 
 
+MENU_DRAWN_FRAMES = 6  # the longest a look waits for Fuse's menu before a correction
+# fuse-sdl, its window just made another size in its menu, lost a key pressed in the
+# first frames after (measured: in 3 of 3 runs to TV 2x, 1 of about 10 to 2x)
+AFTER_MENU_FRAMES = 25
+
+
+def mended(io: LevelIO, report: LevelReport, kind: str, **data: Any) -> None:
+    """A key's effect not seen is mended (``kind``): a correction, noted; or, where Fuse's
+    own menu was waited for since the last step began (in it, or in the reads after it:
+    the person opened the menu as the key went down, and it took the key from the game),
+    noted only; so is one just after the menu closed (``AFTER_MENU_FRAMES``). Fuse pauses
+    the game as it takes F1 and shows the menu a little later: for a few frames, each of
+    Fuse's drawings is looked at for it first."""
+    env = io.env
+    until = time.monotonic() + MENU_DRAWN_FRAMES * env.frame_s
+    while env.menu_waited_s <= io.menu_mark and time.monotonic() < until:
+        env.wait_drawn(until)
+        env.observe()  # waits there for a menu of Fuse's that shows
+    after = (time.monotonic() - env.menu_closed_at) / env.frame_s < AFTER_MENU_FRAMES
+    if env.menu_waited_s > io.menu_mark or after:
+        env.note("lost_to_fuse_menu", kind=kind, **data)
+        return
+    report.corrections[kind] += 1
+    env.note("correction", kind=kind, **data)
+
+
 def unseen_act(io: LevelIO, level: LevelInPlay, done: int) -> tuple[int, Cell | None, int]:
     """After an act on stone ``done`` not seen in time: the stones placed, the cursor
     when it had to be read again (else None), and 1 when the board needed correcting.
@@ -60,8 +88,7 @@ def unseen_act(io: LevelIO, level: LevelInPlay, done: int) -> tuple[int, Cell | 
     if seen == want:
         return done + 1, None, 0
     if seen == states[done]:
-        report.corrections["lost_action"] += 1
-        io.env.note("correction", kind="lost_action", cell=plan[done])
+        mended(io, report, "lost_action", cell=plan[done])
         return done, io.read("cursor"), 1
     index, cursor = resync(io, states, seen, report)
     return index, cursor, 1
