@@ -25,7 +25,7 @@ import time
 from functools import partial
 from pathlib import Path
 
-from logo_bot.bot import interrupts
+from logo_bot.bot import interrupts, stopping
 from logo_bot.bot.errors import EmulatorError, LevelFailed, MenuFailed, Unreadable
 from logo_bot.bot.fuse.session import Session
 from logo_bot.bot.play.entering import GameEntry
@@ -206,11 +206,9 @@ class Walkthrough:
             # the game moves on from the last level (its video then shows the end too)
             with contextlib.suppress(EmulatorError), spent.phase("transition"):
                 self.env.wait_for(lambda o: not o.level_shown, 10)
-        except KeyboardInterrupt:
-            report.status = "aborted"
-            raise
-        except BaseException:
-            report.status = "failed"  # run.json never says "running" after the run
+        except BaseException as exc:  # run.json never says "running" after the run
+            stop = exc if isinstance(exc, KeyboardInterrupt) else None
+            report.status, _ = stopping.play_status(stop, None if stop else exc, None)
             raise
         finally:
             report.seconds = time.monotonic() - started
