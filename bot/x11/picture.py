@@ -28,6 +28,8 @@ SCALES = (4, 3, 2, 1)  # Fuse's whole scales (fuse-gtk's goes to 4), the largest
 # the scales in window pixels, the largest first: Fuse's, and Fuse's smoothed by a factor
 SIZES = sorted({s * f for s in SCALES for f in (1, *FACTORS)}, reverse=True)
 SAMPLE = 4  # colours are counted on every 4th pixel of every 4th row
+# a 1x picture's border pixels on the sample, half of them: a colour with fewer is no border's
+LEAST_BORDER_1X = (PICTURE_1X[0] * PICTURE_1X[1] - SCREEN_1X[0] * SCREEN_1X[1]) // SAMPLE**2 // 2
 CANDIDATES = 64  # frames checked for whole blocks, at most, a colour and a scale
 # X's 32-bit pixels are B G R X in memory: taking the three channels by index copies a
 # 320x240 picture in 0.08 ms, where the reversed slice's copy took 0.4-0.7 ms
@@ -228,16 +230,14 @@ def _picture_in(pixels: np.ndarray, left: int, top: int, size: int) -> Box | Non
     return None
 
 
-def _filtered_in(
-    pixels: np.ndarray, packed: np.ndarray, size: int, colours: list[int]
-) -> Box | None:
+def _filtered_in(pixels: np.ndarray, packed: np.ndarray, size: int) -> Box | None:
     """A picture drawn by a filter pattern of scale ``size`` (``bot.x11.scanlines``):
     looked for among the blocks' own pixels, at each place a block can start, where the
     border is one colour (the darkened rows of a TV filter's border are not)."""
     for pattern in (p for p in PATTERNS if p.scale == size):
         for dy, dx in ((y, x) for y in range(size) for x in range(size)):
             own = packed[dy + pattern.row :: size, dx + pattern.col :: size]
-            for colour in colours:
+            for colour in _colours(own, LEAST_BORDER_1X):
                 for top, left in _frames(_integral(own == colour), 1)[:CANDIDATES]:
                     box = picture_at(
                         int(left) * size + dx, int(top) * size + dy, size, 1, pattern.name
@@ -277,6 +277,6 @@ def find_picture(pixels: np.ndarray, hint: Box | None = None) -> Box | None:
                     break
         if found:
             return min(found, key=lambda b: (b.top, b.left))
-        if (filtered := _filtered_in(pixels, packed, size, colours)) is not None:
+        if (filtered := _filtered_in(pixels, packed, size)) is not None:
             return filtered
     return None
