@@ -185,6 +185,11 @@ def attach_session(
         watch = watch_window(xserver.display, window_id, grabber)
         check_drawn(xserver.display, window_id, grabber.sees_picture)  # a tiler's size
         check_filter(xserver.display, window_id, grabber.box if grabber.found else None)
+        if grabber.box.filter:
+            log.info(
+                "your Fuse draws through its %s filter: the bot reads each block's own pixel",
+                grabber.box.filter,
+            )
         vision = Vision.for_frame(profile, grabber.grab())
         timing = key_timing(profile, options.speed)
         # the first focus: the person ran the command from a terminal
