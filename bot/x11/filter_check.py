@@ -4,9 +4,11 @@ Fuse sizes its own window to its picture at the filter's scale (fuse-sdl: the wi
 the picture; fuse-gtk adds its bars), so a window of Fuse's own size at scale 2 or more
 holds a picture of that size. Where the bot finds none of that size (``bot.x11.picture``
 reads the plain, TV and Dot matrix filters), yet the window shows a picture there, a
-border of one colour round a screen that shows something, the filter smooths the blocks
-(2xSaI, Super 2xSaI, SuperEagle, AdvMAME, HQ, PAL TV): their pixels are blends, not
-Fuse's colours, and what the bot finds inside is a piece of the screen, not the picture.
+border of one colour round a screen that shows something, the filter reshapes the blocks
+(2xSaI, Super 2xSaI, SuperEagle, HQ and PAL TV blend neighbours, AdvMAME takes their
+colours at the edges), and what the bot finds inside is a piece of the screen, not the
+picture. PAL TV at 1x keeps Fuse's window size and border: the game is then not seen
+(``bot.play.take_over`` says so, with the same fix).
 """
 
 from __future__ import annotations
@@ -50,9 +52,12 @@ def smoothed_filter(pixels: np.ndarray, sizes: FuseSizes, box: Box | None) -> in
     return None
 
 
-def check_filter(display: str, window_id: int, box: Box | None) -> None:
+def check_filter(
+    display: str, window_id: int, box: Box | None, again: str = "attach again"
+) -> None:
     """``Unreadable`` (exit 7) naming the fix where the person's Fuse window shows its
-    picture through a smoothing filter; ``box``: the picture the grabber found, if any."""
+    picture through a filter that reshapes its blocks; ``box``: the picture the grabber
+    found, if any; ``again``: what the person does once they have chosen another."""
     dpy = open_display(display)
     try:
         window = dpy.create_resource_object("window", window_id)
@@ -66,8 +71,8 @@ def check_filter(display: str, window_id: int, box: Box | None) -> None:
     scale = smoothed_filter(pixels, sizes, box)
     if scale is not None:
         raise Unreadable(
-            f"your Fuse draws its picture at {scale}x through a graphics filter that smooths "
-            "it (2xSaI, SuperEagle, AdvMAME, HQ or PAL TV): its pixels are blends, not the "
-            "game's colours, and the bot would misread the game",
-            hint=f"{FIX}, then attach again",
+            f"your Fuse draws its picture at {scale}x through a graphics filter that reshapes "
+            "or blends its blocks (2xSaI, SuperEagle, AdvMAME, HQ or PAL TV): its pixels are "
+            "not the game's own, and the bot would misread the game",
+            hint=f"{FIX}, then {again}",
         )

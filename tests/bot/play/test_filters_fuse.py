@@ -94,7 +94,7 @@ def test_attached_to_a_hq_2x_fuse_it_says_the_filter_and_its_fix_and_presses_not
     finally:
         fuse.stop()
     assert code == Exit.UNREADABLE, err[-3000:]
-    assert "graphics filter that smooths it" in err, err
+    assert "graphics filter that reshapes or blends its blocks" in err, err
     assert "F1" in err and "Options, Filter..." in err and "Normal" in err, err
     assert "--graphics-filter 2x" in err, err
     assert folder is not None

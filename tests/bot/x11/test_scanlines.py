@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from logo_bot.bot.see.fuse_menu import fuse_menu_shows
 from logo_bot.bot.x11.filter_check import smoothed_filter
 from logo_bot.bot.x11.fuse_sizes import FuseSizes
 from logo_bot.bot.x11.picture import Box, find_picture, picture_at
@@ -93,3 +94,15 @@ def test_a_window_fuse_did_not_size_itself_is_not_judged():
     larger[:480, :640] = hq
     assert smoothed_filter(larger, FuseSizes(), None) is None
     assert smoothed_filter(hq, FuseSizes(desktop_scale=2), None) is None
+
+
+def test_fuses_menu_over_a_tv_picture_still_shows_in_the_picture_read():
+    """The bot waits for Fuse's menu by its title bar's stripes in the frame it reads."""
+    menu = np.asarray(
+        Image.open(FIXTURES.parent.parent / "see" / "fixtures" / "fuse_menu_tv_2x.png").convert(
+            "RGB"
+        )
+    )
+    found = find_picture(menu)
+    assert found is not None and found.filter == "TV 2x"
+    assert fuse_menu_shows(found.as_drawn(found.crop(menu)))
