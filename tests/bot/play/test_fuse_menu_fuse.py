@@ -60,12 +60,12 @@ class MenuHand:
         self.keys.press(key)
         assert self.watch.wait(time.monotonic() + 10), f"Fuse drew nothing after {key}"
 
-    def choose_filter(self, scale: int) -> None:
-        """F1, Options, Filter..., the filter of ``scale``, Return; back once the window
-        has that scale's size."""
+    def choose_filter(self, scale: int, letter: str | None = None) -> None:
+        """F1, Options, Filter..., the filter of ``scale`` (or the one of ``letter``, whose
+        picture is at ``scale``), Return; back once the window has that scale's size."""
         self.press_drawn("F1")
         assert fuse_menu_shows(self.look()), "F1 opened Fuse's menu"
-        for key in ("o", "f", FILTERS[scale]):
+        for key in ("o", "f", letter or FILTERS[scale]):
             self.press_drawn(key)
         self.keys.press("Return")
         dpy = open_display(self.display)
@@ -84,11 +84,12 @@ class MenuHand:
         self.keys.close()
 
 
-def choose_filter(display: str, window_id: int, scale: int) -> None:
-    """A person changes the scale of the Fuse whose window is ``window_id`` in its menu."""
+def choose_filter(display: str, window_id: int, scale: int, letter: str | None = None) -> None:
+    """A person changes the scale (or the filter of ``letter``) of the Fuse whose window
+    is ``window_id`` in its menu."""
     hand = MenuHand(display, window_id)
     try:
-        hand.choose_filter(scale)
+        hand.choose_filter(scale, letter)
     finally:
         hand.close()
 
