@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from logo_bot.bot.errors import Unreadable
+from logo_bot.bot.errors import EmulatorError, Unreadable
 from logo_bot.bot.x11.display import open_display
 from logo_bot.bot.x11.fuse_sizes import FuseSizes, fuse_sizes
 from logo_bot.bot.x11.picture import BORDER_1X, PICTURE_1X, SCALES, Box, border_holds
@@ -65,7 +65,10 @@ def check_filter(
         sizes = fuse_sizes(window)
         if window_scale(sizes, geometry.width, geometry.height) in (None, 1):
             return
-        pixels = window_image(window, Box(0, 0, geometry.width, geometry.height))
+        try:
+            pixels = window_image(window, Box(0, 0, geometry.width, geometry.height))
+        except EmulatorError:  # partly off the screen: the grab that follows says so
+            return
     finally:
         dpy.close()
     scale = smoothed_filter(pixels, sizes, box)
