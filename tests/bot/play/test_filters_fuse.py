@@ -1,9 +1,10 @@
 """End-to-end: a person's fuse-sdl drawing through one of its graphics filters.
 
 TV 2x darkens every other row of the picture: the bot reads each block's own row and
-plays levels 1-2 with no correction and the fewest keys, in a person's Fuse and in its
-own when a person picks TV 2x in Fuse's menu mid-level. HQ 2x blends every block with
-its neighbours: the bot says so at once, with the fix in Fuse's menu, and presses nothing.
+plays levels 1-2 with no correction and the fewest keys (in its own Fuse too, when a
+person picks TV 2x in Fuse's menu mid-level: tests/bot/play/test_fuse_menu_fuse.py).
+HQ 2x blends every block with its neighbours: the bot says so at once, with the fix in
+Fuse's menu, and presses nothing.
 """
 
 from __future__ import annotations
@@ -22,17 +23,9 @@ from logo_bot.bot.x11.damage import watch_picture
 from logo_bot.bot.x11.display import open_display
 from logo_bot.bot.x11.picture import Box, find_picture
 from logo_bot.bot.x11.pixels import window_image
-from logo_bot.bot.x11.window import fuse_window_of
 from tests.bot.bot_process import bot_process
 from tests.bot.play.test_attach_fuse import PROFILE
-from tests.bot.play.test_desktop_fuse import (
-    FAST,
-    events_file,
-    finished_run,
-    wait_for_event,
-    walkthrough,
-)
-from tests.bot.play.test_fuse_menu_fuse import SAID, assert_followed, choose_filter
+from tests.bot.play.test_desktop_fuse import FAST
 from tests.bot.play.test_gtk_looks_fuse import assert_fewest_keys
 
 pytestmark = pytest.mark.fuse
@@ -109,22 +102,3 @@ def test_attached_to_a_hq_2x_fuse_it_says_the_filter_and_its_fix_and_presses_not
     assert folder is not None
     kinds = [e["event"] for e in read_events(folder / "events.jsonl")]
     assert "keys" not in kinds and "level_shown" not in kinds, kinds
-
-
-TV_2X_LETTER = "j"  # in fuse-sdl 1.6's Options, Filter... list
-
-
-def test_tv_2x_picked_in_the_bots_fuse_mid_level_is_read_with_no_correction(xserver, tmp_path):
-    argv = [*walkthrough(xserver.display, tmp_path, "--no-video", "--scale", "1"), *FAST]
-    with bot_process(argv) as bot:
-        events = events_file(tmp_path, bot)
-        wait_for_event(events, lambda e: e["event"] == "level_shown", bot)
-        dpy = open_display(xserver.display)
-        try:
-            window_id = fuse_window_of(dpy).id
-        finally:
-            dpy.close()
-        choose_filter(xserver.display, window_id, 2, TV_2X_LETTER)
-        folder, err = finished_run(bot, tmp_path)
-    assert SAID in err, err
-    assert_followed(folder, 2, first=1, lessons=0)
