@@ -238,12 +238,15 @@ def text(info: dict[str, Any]) -> str:
 def live_frame(source: LiveWindow) -> np.ndarray:
     """The picture of the Fuse window on the display (the window ``--attach`` plays in)."""
     from logo_bot.bot.commands.fuse_window import pick_fuse_window
+    from logo_bot.bot.x11.filter_check import check_filter
     from logo_bot.bot.x11.grab import open_grabber
 
     no_display = DisplayError("no display to look at", hint="use --screenshot PNG or --launch")
     fuse = pick_fuse_window(source.display, source.window, no_display)
     with LostDisplay(fuse.display, probe=True), open_grabber(fuse.display, fuse.id) as grabber:
-        return grabber.grab()
+        frame = grabber.grab()
+        check_filter(fuse.display, fuse.id, grabber.box if grabber.found else None, "look again")
+        return frame
 
 
 def launched_frame(source: Launch, profile: Profile) -> np.ndarray:

@@ -32,6 +32,7 @@ from logo_bot.bot.fuse.session_parts import (
 from logo_bot.bot.profile import Profile
 from logo_bot.bot.see.vision import Vision
 from logo_bot.bot.x11.display import XServer, open_display, runs_headless, xvfb_program
+from logo_bot.bot.x11.filter_check import check_filter
 from logo_bot.bot.x11.focus import FocusPolicy
 from logo_bot.bot.x11.grab import Grabber, open_grabber
 from logo_bot.bot.x11.tiling import check_drawn
@@ -183,6 +184,12 @@ def attach_session(
     try:
         watch = watch_window(xserver.display, window_id, grabber)
         check_drawn(xserver.display, window_id, grabber.sees_picture)  # a tiler's size
+        check_filter(xserver.display, window_id, grabber.box if grabber.found else None)
+        if grabber.box.filter:
+            log.info(
+                "your Fuse draws through its %s filter: the bot reads each block's own pixel",
+                grabber.box.filter,
+            )
         vision = Vision.for_frame(profile, grabber.grab())
         timing = key_timing(profile, options.speed)
         # the first focus: the person ran the command from a terminal

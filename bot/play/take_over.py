@@ -85,7 +85,8 @@ class TakeOver:
             "the Fuse window shows a Spectrum picture, but no screen of the game the "
             f"profile '{self.profile_name}' describes",
             hint="load the game in that Fuse (or choose its profile with --profile), bring "
-            "it to its menu or a level, then attach again",
+            "it to its menu or a level, then attach again; where Fuse draws through a "
+            "graphics filter (PAL TV blends the colours): F1, Options, Filter..., Normal",
         )
 
     def start_at_shown(self, level: int) -> bool:

@@ -135,7 +135,8 @@ class FramebufferWatch(LinkedWatch):
         copy; every area also stays for the next ``look``'s picture). The areas are None
         at the first sighting, after one that gave None, when the picture moved, when
         many came, and at least every ``SIGHT_ALL_S``. None where the picture is not wholly
-        on the screen or is smoothed (a HiDPI desktop's), or the watch polls: then look."""
+        on the screen, is smoothed (a HiDPI desktop's) or filtered, or the watch polls:
+        then look."""
         self._noted()
         if self.polling:
             return None
@@ -145,7 +146,7 @@ class FramebufferWatch(LinkedWatch):
         self._drawn = False  # the next wait waits for a drawing after this
         place, pixels = self._grabber.picture, self._framebuffer.packed
         drawn, self._unsighted = self._unsighted, []
-        if pixels is None or self._grabber.box.smooth > 1 or not self._framebuffer.holds(place):
+        if pixels is None or not self._grabber.box.as_is or not self._framebuffer.holds(place):
             self._sighted = None
             return None
         now = time.monotonic()

@@ -8,7 +8,8 @@ made larger than the picture (a tiler's, a maximised one) with black. None of th
 assumed here: the picture is the rectangle whose border is one colour all round, whose
 screen shows something, and whose blocks are whole at its scale. A HiDPI desktop's
 fuse-gtk (``GDK_SCALE``) shows it larger again, smoothed: then the blocks are blends, whose
-own colours ``bot.x11.smoothing`` reads.
+own colours ``bot.x11.smoothing`` reads. Fuse's TV and Dot matrix filters darken part of
+each block: its own colour is in one pixel of it (``bot.x11.scanlines``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from logo_bot.bot.x11.scanlines import BY_NAME, PATTERNS, drawn_by, own_pixels
 from logo_bot.bot.x11.smoothing import FACTORS, unsmoothed
 
 PICTURE_1X = (320, 240)
@@ -26,6 +28,8 @@ SCALES = (4, 3, 2, 1)  # Fuse's whole scales (fuse-gtk's goes to 4), the largest
 # the scales in window pixels, the largest first: Fuse's, and Fuse's smoothed by a factor
 SIZES = sorted({s * f for s in SCALES for f in (1, *FACTORS)}, reverse=True)
 SAMPLE = 4  # colours are counted on every 4th pixel of every 4th row
+# a 1x picture's border pixels on the sample, half of them: a colour with fewer is no border's
+LEAST_BORDER_1X = (PICTURE_1X[0] * PICTURE_1X[1] - SCREEN_1X[0] * SCREEN_1X[1]) // SAMPLE**2 // 2
 CANDIDATES = 64  # frames checked for whole blocks, at most, a colour and a scale
 # X's 32-bit pixels are B G R X in memory: taking the three channels by index copies a
 # 320x240 picture in 0.08 ms, where the reversed slice's copy took 0.4-0.7 ms
@@ -35,13 +39,22 @@ BGR_TO_RGB = [2, 1, 0]
 @dataclass(frozen=True)
 class Box:
     """A rectangle inside the window, in window pixels; ``smooth``: the factor a HiDPI
-    desktop's toolkit drew the picture in it larger by, smoothly (1: as Fuse drew it)."""
+    desktop's toolkit drew the picture in it larger by, smoothly (1: as Fuse drew it);
+    ``filter``: the name of the Fuse filter pattern that darkens part of each block
+    (``bot.x11.scanlines``; empty: none)."""
 
     left: int
     top: int
     width: int
     height: int
     smooth: int = 1
+    filter: str = ""
+
+    @property
+    def as_is(self) -> bool:
+        """Whether the box's pixels are the picture as readers take it (not smoothed, not
+        filtered): a reader may read them straight from the window."""
+        return self.smooth == 1 and not self.filter
 
     def crop(self, pixels: np.ndarray) -> np.ndarray:
         return pixels[self.top : self.top + self.height, self.left : self.left + self.width]
@@ -57,7 +70,10 @@ class Box:
         return max(1, self.size // self.smooth)
 
     def as_drawn(self, pixels: np.ndarray) -> np.ndarray:
-        """The picture as Fuse drew it, in the box's ``pixels`` (RGB, the box's size)."""
+        """The picture as Fuse drew it unfiltered, in the box's ``pixels`` (RGB, the box's
+        size)."""
+        if self.filter:
+            return own_pixels(pixels, BY_NAME[self.filter])
         if self.smooth == 1:
             return pixels
         found = unsmoothed(pixels, self.smooth, self.scale)
@@ -65,10 +81,10 @@ class Box:
         return found
 
 
-def picture_at(left: int, top: int, size: int, smooth: int = 1) -> Box:
+def picture_at(left: int, top: int, size: int, smooth: int = 1, filter: str = "") -> Box:
     """The box of a picture ``size`` window pixels a Spectrum pixel, whose top-left pixel
     is (``left``, ``top``)."""
-    return Box(left, top, PICTURE_1X[0] * size, PICTURE_1X[1] * size, smooth)
+    return Box(left, top, PICTURE_1X[0] * size, PICTURE_1X[1] * size, smooth, filter)
 
 
 def guess_box(width: int, height: int) -> Box:
@@ -99,21 +115,25 @@ def margin_of(box: Box) -> int:
     return 1 if box.smooth > 1 else 0
 
 
-def _holds(pixels: np.ndarray, box: Box) -> bool:
+def _holds(pixels: np.ndarray, box: Box, exact: bool = False) -> bool:
     """Whether ``box`` of the window's ``pixels`` (RGB) still shows the picture found
     there (``_shows``, its blocks whole)."""
     height, width = pixels.shape[:2]
     inside = box.left + box.width <= width and box.top + box.height <= height
-    return box.left >= 0 and box.top >= 0 and inside and _shows(box.crop(pixels), box)
+    return box.left >= 0 and box.top >= 0 and inside and _shows(box.crop(pixels), box, exact)
 
 
 def _shows(picture: np.ndarray, box: Box, exact: bool = False) -> bool:
     """Whether ``picture`` (RGB, ``box``'s pixels) is a Spectrum picture as ``box`` says:
     a border of one colour, a screen not all that colour, and whole blocks at its scale
     (``exact``: with its edges where its scale puts them, ``_of_scale``). Smoothed, all of
-    that holds in the picture read from its blends."""
-    if box != picture_at(box.left, box.top, box.size, box.smooth):
+    that holds in the picture read from its blends; filtered, in its blocks' own pixels."""
+    if box != picture_at(box.left, box.top, box.size, box.smooth, box.filter):
         return False
+    if box.filter:
+        if not drawn_by(picture, BY_NAME[box.filter]):
+            return False
+        picture = box.as_drawn(picture)
     if box.smooth > 1:
         if not border_holds(_packed(picture), margin_of(box)):
             return False
@@ -210,12 +230,30 @@ def _picture_in(pixels: np.ndarray, left: int, top: int, size: int) -> Box | Non
     return None
 
 
+def _filtered_in(pixels: np.ndarray, packed: np.ndarray, size: int) -> Box | None:
+    """A picture drawn by a filter pattern of scale ``size`` (``bot.x11.scanlines``):
+    looked for among the blocks' own pixels, at each place a block can start, where the
+    border is one colour (the darkened rows of a TV filter's border are not)."""
+    for pattern in (p for p in PATTERNS if p.scale == size):
+        for dy, dx in ((y, x) for y in range(size) for x in range(size)):
+            own = packed[dy + pattern.row :: size, dx + pattern.col :: size]
+            for colour in _colours(own, LEAST_BORDER_1X):
+                for top, left in _frames(_integral(own == colour), 1)[:CANDIDATES]:
+                    box = picture_at(
+                        int(left) * size + dx, int(top) * size + dy, size, 1, pattern.name
+                    )
+                    if _holds(pixels, box, exact=True):
+                        return box
+    return None
+
+
 def find_picture(pixels: np.ndarray, hint: Box | None = None) -> Box | None:
     """The Spectrum picture in a window's ``pixels`` (RGB), or None where none shows.
 
     ``hint`` (the box found before) is only a first guess: it is kept when the pixels
     still show a picture there. Otherwise every size is tried, the largest first, each
-    as Fuse draws it and smoothed by a HiDPI desktop. Where the border's colour runs on
+    as Fuse draws it, smoothed by a HiDPI desktop, and drawn by a filter that darkens
+    part of each block. Where the border's colour runs on
     into what lies around it (fuse-gtk's black fill), the picture could sit at several
     places; the topmost, then leftmost, is taken, which is where Fuse draws it.
     """
@@ -239,4 +277,6 @@ def find_picture(pixels: np.ndarray, hint: Box | None = None) -> Box | None:
                     break
         if found:
             return min(found, key=lambda b: (b.top, b.left))
+        if (filtered := _filtered_in(pixels, packed, size)) is not None:
+            return filtered
     return None

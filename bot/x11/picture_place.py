@@ -78,7 +78,10 @@ class PicturePlace:
             return False
 
     def shows(self, pixels: np.ndarray) -> bool:
-        """Whether ``pixels`` (the box read) show a border of one colour all round."""
+        """Whether ``pixels`` (the box read) show a border of one colour all round (a
+        filtered picture's, in its blocks' own pixels)."""
+        if self.box.filter:
+            pixels = self.box.as_drawn(pixels)
         return border_holds(pixels, margin_of(self.box))
 
     def settling(self) -> bool:

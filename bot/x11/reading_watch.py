@@ -100,8 +100,8 @@ class LinkedWatch(DamageWatch):
             drawn = self._take_drawn()
             if drawn and self.clears:
                 self._link.send(self._subtract)
-            # a smoothed picture (a HiDPI desktop's) is read back to Fuse's by the grabber
-            frame = self._read(box) if box.smooth == 1 else None
+            # a smoothed or filtered picture is read back to Fuse's own by the grabber
+            frame = self._read(box) if box.as_is else None
             if frame is None:
                 frame = self._grabbed(grab, drawn)
             self._count(self._link.take_events())

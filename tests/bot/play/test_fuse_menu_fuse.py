@@ -1,8 +1,9 @@
 """End-to-end: a person opens fuse-sdl's own menu (F1) while the bot plays and changes
 Fuse's scale there (Options, Filter...), in a Fuse the bot started and in the person's
-own. fuse-sdl draws its menu inside the picture and pauses the emulation: the bot
-presses no key and reads nothing while it shows, says so once, and when it closes reads
-the picture at its new scale and plays on with the fewest keys."""
+own, and to TV 2x in the bot's. fuse-sdl draws its menu inside the picture and pauses
+the emulation: the bot presses no key and reads nothing while it shows, says so once,
+and when it closes reads the picture at its new scale and plays on with the fewest
+keys."""
 
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ from tests.bot.play.test_gtk_looks_fuse import assert_fewest_keys
 pytestmark = pytest.mark.fuse
 
 FILTERS = {1: "a", 2: "b", 3: "c"}  # the letter of Normal, Double size, Triple size
+TV_2X = "j"  # the letter of TV 2x (every other row darker: the bot reads the others)
 SAID = "Fuse's own menu is open over the game"
 
 
@@ -60,12 +62,12 @@ class MenuHand:
         self.keys.press(key)
         assert self.watch.wait(time.monotonic() + 10), f"Fuse drew nothing after {key}"
 
-    def choose_filter(self, scale: int) -> None:
-        """F1, Options, Filter..., the filter of ``scale``, Return; back once the window
-        has that scale's size."""
+    def choose_filter(self, scale: int, letter: str | None = None) -> None:
+        """F1, Options, Filter..., the filter of ``scale`` (or the one of ``letter``, whose
+        picture is at ``scale``), Return; back once the window has that scale's size."""
         self.press_drawn("F1")
         assert fuse_menu_shows(self.look()), "F1 opened Fuse's menu"
-        for key in ("o", "f", FILTERS[scale]):
+        for key in ("o", "f", letter or FILTERS[scale]):
             self.press_drawn(key)
         self.keys.press("Return")
         dpy = open_display(self.display)
@@ -84,11 +86,12 @@ class MenuHand:
         self.keys.close()
 
 
-def choose_filter(display: str, window_id: int, scale: int) -> None:
-    """A person changes the scale of the Fuse whose window is ``window_id`` in its menu."""
+def choose_filter(display: str, window_id: int, scale: int, letter: str | None = None) -> None:
+    """A person changes the scale (or the filter of ``letter``) of the Fuse whose window
+    is ``window_id`` in its menu."""
     hand = MenuHand(display, window_id)
     try:
-        hand.choose_filter(scale)
+        hand.choose_filter(scale, letter)
     finally:
         hand.close()
 
@@ -116,8 +119,10 @@ def assert_followed(folder: Path, end: int, first: int, lessons: int) -> None:
     assert_fewest_keys(run, first=first, lessons=lessons + lost)
 
 
-@pytest.mark.parametrize(("start", "end"), [(1, 2), (2, 1)])
-def test_fuses_menu_in_the_bots_fuse_changes_its_scale_mid_level(start, end, xserver, tmp_path):
+@pytest.mark.parametrize(("start", "end", "letter"), [(1, 2, None), (2, 1, None), (1, 2, TV_2X)])
+def test_fuses_menu_in_the_bots_fuse_changes_its_scale_mid_level(
+    start, end, letter, xserver, tmp_path
+):
     argv = [*walkthrough(xserver.display, tmp_path, "--no-video", "--scale", str(start)), *FAST]
     with bot_process(argv) as bot:
         events = events_file(tmp_path, bot)
@@ -127,7 +132,7 @@ def test_fuses_menu_in_the_bots_fuse_changes_its_scale_mid_level(start, end, xse
             window_id = fuse_window_of(dpy).id
         finally:
             dpy.close()
-        choose_filter(xserver.display, window_id, end)
+        choose_filter(xserver.display, window_id, end, letter)
         folder, err = finished_run(bot, tmp_path)
     assert SAID in err, err
     assert_followed(folder, end, first=1, lessons=0)
