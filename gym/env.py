@@ -109,7 +109,7 @@ class LogoGym(gymnasium.Env[dict[str, Any], np.int64]):
         self.cursor: Cell = (1, 1)
         self.time_left = 0
         self.placed: list[Board] = []  # the board before each stone seen placed
-        self.shown_at = time.monotonic()
+        self.asked_at = time.monotonic()
         self.last: Observation | None = None
 
     def reset(
@@ -122,6 +122,7 @@ class LogoGym(gymnasium.Env[dict[str, Any], np.int64]):
             raise RuntimeError("the environment is closed: make another one")
         level = int((options or {}).get("level", self.level))  # the last one asked
         snapshot = self.starts.path(level)
+        asked_at = time.monotonic()  # the level's clock can have run since, no longer
         if self.session is None:
             self._open(snapshot)
         else:
@@ -129,7 +130,7 @@ class LogoGym(gymnasium.Env[dict[str, Any], np.int64]):
         self._reset_state(level)
         assert self.io is not None and self.env is not None
         first = self.io.wait_level()
-        self.shown_at = first.at
+        self.asked_at = asked_at
         self.ended = False
         self._read(first)
         if self.recording is not None:
@@ -240,14 +241,15 @@ class LogoGym(gymnasium.Env[dict[str, Any], np.int64]):
         }
 
     def _info(self, action: str | None = None, seen: bool | None = None) -> dict[str, Any]:
-        """The level and its time left; after a reset the emulated frames since the level
-        showed (at the session's speed), after a step the action and whether the game
+        """The level and its time left; after a reset the most emulated frames the level's
+        clock can have run (from the moment its snapshot was asked for, at the session's
+        speed, which Fuse never runs faster than), after a step the action and whether the game
         was seen to take its key (wall-clock figures vary from run to run, so a step's
         info, which Gymnasium's checker compares between two runs, holds none)."""
         info: dict[str, Any] = {"level": self.level, "time_left": self.time_left}
         if action is None:
             frame_s = self.session.frame_s if self.session is not None else 0.02
-            info["frames"] = round((time.monotonic() - self.shown_at) / frame_s)
+            info["frames"] = round((time.monotonic() - self.asked_at) / frame_s)
         else:
             info["action"], info["seen"] = action, seen
         return info

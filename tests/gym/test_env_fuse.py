@@ -49,7 +49,8 @@ def test_a_reset_shows_the_levels_start(env, level):
     assert not obs["board"].any(), "a level starts with an empty board"
     assert obs["level"] == info["level"] == level
     # the panel's time: 30 s and 3 s a stone, less the emulated seconds since the level
-    # showed (at most info["frames"]: Fuse runs no faster than its speed)
+    # began (at most info["frames"], counted from its snapshot's load: a busy machine may
+    # show the level to the bot a few seconds after the game began it)
     full = 30 + 3 * target.stone_count
     assert full - info["frames"] // 50 - 1 <= obs["time_left"] <= full
     assert obs in env.observation_space
