@@ -51,24 +51,26 @@ def pick_up(
 # takes F1 and draws its menu when the host gives it the time: measured up to 120 ms after
 # at a load of 7 on 2 cores, whatever the emulation's speed.
 MENU_DRAWN_S = 0.3
-# fuse-sdl, its window just made another size in its menu, lost a key pressed in the
-# first frames after (measured: in 3 of 3 runs to TV 2x, 1 of about 10 to 2x)
-AFTER_MENU_FRAMES = 25
+# fuse-sdl, its window just made another size in its menu, loses keys pressed in the time
+# after, again as the host lets it: measured up to 0.5 s after at a load of 5 (in 3 of 3
+# runs to TV 2x, 1 of about 10 to 2x at rest)
+AFTER_MENU_S = 1.0
 
 
 def mended(io: LevelIO, report: LevelReport, kind: str, **data: Any) -> None:
     """A key's effect not seen is mended (``kind``): a correction, noted; or, where Fuse's
     own menu was waited for since the last step began (in it, or in the reads after it:
     the person opened the menu as the key went down, and it took the key from the game),
-    noted only; so is one just after the menu closed (``AFTER_MENU_FRAMES``). Fuse pauses
+    noted only; so is one just after the menu closed (``AFTER_MENU_S``). Fuse pauses
     the game as it takes F1 and shows the menu a little later: for ``MENU_DRAWN_S``, each
     of Fuse's drawings is looked at for it first."""
     env = io.env
-    until = time.monotonic() + MENU_DRAWN_S
+    missed_at = time.monotonic()
+    after = missed_at - env.menu_closed_at < AFTER_MENU_S
+    until = missed_at + MENU_DRAWN_S
     while env.menu_waited_s <= io.menu_mark and time.monotonic() < until:
         env.wait_drawn(until)
         env.observe()  # waits there for a menu of Fuse's that shows
-    after = (time.monotonic() - env.menu_closed_at) / env.frame_s < AFTER_MENU_FRAMES
     if env.menu_waited_s > io.menu_mark or after:
         env.note("lost_to_fuse_menu", kind=kind, **data)
         return
