@@ -21,6 +21,11 @@ from logo_bot.bot.x11.framebuffer_watch import Sighting
 
 log = logging.getLogger(__name__)
 
+# The longest Fuse may take to show its menu once it has paused the game (as it takes
+# F1): it draws it when the host gives it the time, measured up to 120 ms later at a
+# load of 7 on 2 cores, whatever the emulation's speed. A key not seen to act is looked
+# at this long for the menu before it counts as a correction.
+MENU_DRAWN_S = 0.3
 WAIT_S = 600.0  # ten minutes: a person choosing options, well past a forgotten menu
 WAKE_S = 1.0  # with no drawing at all, look again this often (a watch may miss one)
 SAID = "Fuse's own menu is open over the game: no key is pressed until it closes"

@@ -23,7 +23,7 @@ from logo_bot.bot.errors import DisplayLost, EmulatorError, Unreadable
 from logo_bot.bot.frames import FPS, FRAME_S
 from logo_bot.bot.fuse.builds import OPENSE_ROM
 from logo_bot.bot.fuse.emulator import Fuse
-from logo_bot.bot.fuse.menu_wait import sighted_menu, wait_menu_closed
+from logo_bot.bot.fuse.menu_wait import MENU_DRAWN_S, sighted_menu, wait_menu_closed
 from logo_bot.bot.fuse.session_parts import (
     Controls,
     FuseFiles,
@@ -92,6 +92,7 @@ class Session:
     _sight: CellSight | None = field(default=None, repr=False)  # ``glimpse``'s
     menu_waited_s: float = 0.0  # seconds waited while Fuse's own menu showed, in all
     menu_closed_at: float = -1e9  # when Fuse's own menu was last seen to close (monotonic)
+    menu_drawn_s: float = MENU_DRAWN_S  # the longest Fuse takes to show its menu once paused
 
     def __post_init__(self) -> None:
         self.frame_s = self.frame_s or FRAME_S * 100 / self.speed

@@ -108,6 +108,10 @@ class LogoEnv:
     def menu_closed_at(self) -> float:  # when it was last seen to close (time.monotonic)
         return float(getattr(self.console, "menu_closed_at", -1e9))
 
+    @property
+    def menu_drawn_s(self) -> float:  # the longest Fuse takes to show its menu (none: 0)
+        return float(getattr(self.console, "menu_drawn_s", 0.0))
+
     def observe(self) -> Observation:
         return self._look(self.console.frame)
 
@@ -341,6 +345,10 @@ class EnvWrapper:
     @property
     def menu_closed_at(self) -> float:
         return self.env.menu_closed_at
+
+    @property
+    def menu_drawn_s(self) -> float:
+        return self.env.menu_drawn_s
 
     def observe(self) -> Observation:
         return self.env.observe()

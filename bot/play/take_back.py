@@ -47,10 +47,6 @@ def pick_up(
         cursor = io.read("cursor")
 
 
-# The longest a look waits for Fuse's menu before a correction. Fuse pauses the game as it
-# takes F1 and draws its menu when the host gives it the time: measured up to 120 ms after
-# at a load of 7 on 2 cores, whatever the emulation's speed.
-MENU_DRAWN_S = 0.3
 # fuse-sdl, its window just made another size in its menu, loses keys pressed in the time
 # after, again as the host lets it: measured up to 0.5 s after at a load of 5 (in 3 of 3
 # runs to TV 2x, 1 of about 10 to 2x at rest)
@@ -62,12 +58,12 @@ def mended(io: LevelIO, report: LevelReport, kind: str, **data: Any) -> None:
     own menu was waited for since the last step began (in it, or in the reads after it:
     the person opened the menu as the key went down, and it took the key from the game),
     noted only; so is one just after the menu closed (``AFTER_MENU_S``). Fuse pauses
-    the game as it takes F1 and shows the menu a little later: for ``MENU_DRAWN_S``, each
-    of Fuse's drawings is looked at for it first."""
+    the game as it takes F1 and shows the menu a little later: for the console's
+    ``menu_drawn_s``, each of Fuse's drawings is looked at for it first."""
     env = io.env
     missed_at = time.monotonic()
     after = missed_at - env.menu_closed_at < AFTER_MENU_S
-    until = missed_at + MENU_DRAWN_S
+    until = missed_at + env.menu_drawn_s
     while env.menu_waited_s <= io.menu_mark and time.monotonic() < until:
         env.wait_drawn(until)
         env.observe()  # waits there for a menu of Fuse's that shows
