@@ -18,7 +18,7 @@ import numpy as np
 from logo_bot.bot.errors import EmulatorError, Unreadable
 from logo_bot.bot.x11.display import open_display
 from logo_bot.bot.x11.fuse_sizes import FuseSizes, fuse_sizes
-from logo_bot.bot.x11.picture import BORDER_1X, PICTURE_1X, SCALES, Box, border_holds
+from logo_bot.bot.x11.picture import BORDER_1X, PICTURE_1X, Box, border_holds
 from logo_bot.bot.x11.pixels import window_image
 
 FIX = (
@@ -31,9 +31,7 @@ FIX = (
 def window_scale(sizes: FuseSizes, width: int, height: int) -> int | None:
     """The scale at which Fuse sized its window to ``width`` x ``height`` itself; None
     where it did not (a tiler's, a maximised one) or a HiDPI desktop draws it."""
-    if sizes.desktop_scale > 1:
-        return None
-    return next((s for s in SCALES if sizes.at(s) == (width, height)), None)
+    return None if sizes.desktop_scale > 1 else sizes.scale_of(width, height)
 
 
 def smoothed_filter(pixels: np.ndarray, sizes: FuseSizes, box: Box | None) -> int | None:

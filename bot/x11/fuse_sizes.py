@@ -31,9 +31,13 @@ class FuseSizes:
         """The window's size with its picture at ``scale``."""
         return PICTURE_1X[0] * scale + self.extra[0], PICTURE_1X[1] * scale + self.extra[1]
 
+    def scale_of(self, width: int, height: int) -> int | None:
+        """The scale at which Fuse gives itself this size; None where it does not."""
+        return next((s for s in SCALES if self.at(s) == (width, height)), None)
+
     def own(self, width: int, height: int) -> bool:
         """Whether Fuse gives itself this size (at some scale)."""
-        return (width, height) in [self.at(s) for s in SCALES]
+        return self.scale_of(width, height) is not None
 
     def beyond(self, width: int, height: int) -> bool:
         """Whether the size is beyond the largest the window allows (fuse-gtk then draws
