@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -92,7 +92,7 @@ class Session:
     _sight: CellSight | None = field(default=None, repr=False)  # ``glimpse``'s
     menu_waited_s: float = 0.0  # seconds waited while Fuse's own menu showed, in all
     menu_closed_at: float = -1e9  # when Fuse's own menu was last seen to close (monotonic)
-    menu_drawn_s: float = MENU_DRAWN_S  # the longest Fuse takes to show its menu once paused
+    menu_drawn_s: ClassVar[float] = MENU_DRAWN_S  # the longest Fuse takes to show its menu
 
     def __post_init__(self) -> None:
         self.frame_s = self.frame_s or FRAME_S * 100 / self.speed

@@ -20,10 +20,7 @@ STRIPE_1X = 8  # a stripe's width in Spectrum pixels
 ON = 128  # a channel above this is on: 192 and 248 (normal, BRIGHT), 216 (a TV row)
 LEAST_ROWS = 4  # rows of the title bar that must show the stripes (it has 8)
 PICTURE_WIDTH_1X = 320
-
-
-def _code(rgb: tuple[int, int, int]) -> int:
-    return rgb[0] * 4 + rgb[1] * 2 + rgb[2]
+CODES = [r * 4 + g * 2 + b for r, g, b in STRIPES]  # as ``_codes`` numbers them
 
 
 def _codes(pixels: np.ndarray) -> np.ndarray:
@@ -38,7 +35,7 @@ def fuse_menu_shows(picture: np.ndarray) -> bool:
     them and with no more of the first and last colours on either side."""
     scale = max(1, picture.shape[1] // PICTURE_WIDTH_1X)
     codes = _codes(picture[::scale, ::scale])
-    width, colours = STRIPE_1X, [_code(c) for c in STRIPES]
+    width, colours = STRIPE_1X, CODES
     total = len(colours) * width
     starts = codes.shape[1] - total - 1  # one pixel on either side is looked at too
     if starts <= 0:
