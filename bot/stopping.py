@@ -150,18 +150,17 @@ def fuse_quit_by(build: str) -> str:
     return "the close message" if build == "gtk" else "SIGTERM"
 
 
-def play_status(
-    stop: BaseException | None, error: BaseException | None, report_status: str | None
-) -> tuple[str, str | None]:
-    """run.json's status and error as play ended: a stop while playing is ``aborted``
-    (its words), an error ``failed`` (its message), else what the run's report says
-    (``complete`` or ``failed``; anything else is ``failed``)."""
-    if stop is not None:
-        return "aborted", how(stop)
-    if isinstance(error, BotError):
-        return "failed", error.message
-    if error is not None:
-        return "failed", f"{type(error).__name__}: {error}"
+def play_status(ended: BaseException | None, report_status: str | None) -> tuple[str, str | None]:
+    """run.json's status and error as play ended (``ended``: by what exception, if any): a
+    stop while playing (``KeyboardInterrupt``) is ``aborted`` (its words), an error
+    ``failed`` (its message), else what the run's report says (``complete`` or ``failed``;
+    anything else is ``failed``)."""
+    if isinstance(ended, KeyboardInterrupt):
+        return "aborted", how(ended)
+    if isinstance(ended, BotError):
+        return "failed", ended.message
+    if ended is not None:
+        return "failed", f"{type(ended).__name__}: {ended}"
     return (report_status if report_status in ("complete", "failed") else "failed"), None
 
 

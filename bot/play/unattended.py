@@ -207,8 +207,7 @@ class Walkthrough:
             with contextlib.suppress(EmulatorError), spent.phase("transition"):
                 self.env.wait_for(lambda o: not o.level_shown, 10)
         except BaseException as exc:  # run.json never says "running" after the run
-            stop = exc if isinstance(exc, KeyboardInterrupt) else None
-            report.status, _ = stopping.play_status(stop, None if stop else exc, None)
+            report.status, _ = stopping.play_status(exc, None)
             raise
         finally:
             report.seconds = time.monotonic() - started

@@ -334,9 +334,7 @@ class Recording:
         self._report(plots=False)  # the page without its plots: milliseconds
 
     def _status(self, exc: BaseException | None) -> tuple[str, str | None]:
-        stop = exc if isinstance(exc, KeyboardInterrupt) else None
-        error = None if stop is not None else exc
-        return stopping.play_status(stop, error, getattr(self.state.report, "status", None))
+        return stopping.play_status(exc, getattr(self.state.report, "status", None))
 
     def _encode(self) -> Encoded:
         if not self.options.video or self.profile is None:

@@ -78,20 +78,20 @@ def test_when_a_safe_point_raises(finishing, now, finish_by, raises):
 
 
 @pytest.mark.parametrize(
-    ("stop", "error", "report", "status", "said"),
+    ("ended", "report", "status", "said"),
     [
-        (KeyboardInterrupt("stopped by SIGHUP"), None, "complete", "aborted", "stopped by SIGHUP"),
-        (KeyboardInterrupt(), None, None, "aborted", "stopped by Ctrl-C"),
-        (None, FocusLost("no focus"), "complete", "failed", "no focus"),
-        (None, ValueError("bad"), None, "failed", "ValueError: bad"),
-        (None, None, "complete", "complete", None),
-        (None, None, "failed", "failed", None),
-        (None, None, "running", "failed", None),  # never "running" after the run
-        (None, None, None, "failed", None),
+        (KeyboardInterrupt("stopped by SIGHUP"), "complete", "aborted", "stopped by SIGHUP"),
+        (KeyboardInterrupt(), None, "aborted", "stopped by Ctrl-C"),
+        (FocusLost("no focus"), "complete", "failed", "no focus"),
+        (ValueError("bad"), None, "failed", "ValueError: bad"),
+        (None, "complete", "complete", None),
+        (None, "failed", "failed", None),
+        (None, "running", "failed", None),  # never "running" after the run
+        (None, None, "failed", None),
     ],
 )
-def test_the_folders_status_as_play_ends(stop, error, report, status, said):
-    assert stopping.play_status(stop, error, report) == (status, said)
+def test_the_folders_status_as_play_ends(ended, report, status, said):
+    assert stopping.play_status(ended, report) == (status, said)
 
 
 @pytest.mark.parametrize(
